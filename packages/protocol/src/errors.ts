@@ -1,0 +1,100 @@
+// The error-code catalogue of spec §7: one table from code to HTTP status, used by the server's error mapper.
+// Codes the spec lists without a status (the three subname-creation errors) get the status a client expects:
+// 409 for a conflict with current chain state. `name_taken` on creation is likewise a conflict.
+
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_account: 400,
+  bad_address: 400,
+  invalid_node: 400,
+  invalid_name: 400,
+  unsupported_network: 400,
+  invalid_chain_address: 400,
+  wallet_session_required: 400,
+  claim_fee_quote_required: 400,
+  unauthorized: 401,
+  not_namespace_owner: 403,
+  not_found: 404,
+  name_not_found: 404,
+  name_expired: 404,
+  name_not_issued: 404,
+  namespace_not_found: 404,
+  no_name: 404,
+  parent_inactive: 404,
+  no_resolver: 409,
+  market_disabled: 409,
+  listing_not_active: 409,
+  intent_conflict: 409,
+  subname_generation_mismatch: 409,
+  subnames_unsupported: 409,
+  subname_creation_disabled: 409,
+  subnames_suspended: 409,
+  name_taken: 409,
+  chain_disabled: 409,
+  multichain_unsupported: 409,
+  namespace_changed: 409,
+  contract_holder_requires_adapter: 409,
+  contract_owner_requires_adapter: 409,
+  claim_fee_changed: 409,
+  no_credit: 409,
+  rate_limited: 429,
+  internal_error: 500,
+  node_lookup_failed: 502,
+  chain_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, code);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}
+
+/** Contract error numbers of CONTRACTS.md. */
+export const CONTRACT_ERRORS = {
+  NOT_AUTHORISED: 1,
+  NAMESPACE_NOT_FOUND: 2,
+  NAME_NOT_FOUND: 3,
+  NAME_TAKEN: 4,
+  PARENT_INACTIVE: 5,
+  GENERATION_MISMATCH: 6,
+  SUBNAME_CREATION_DISABLED: 7,
+  SUBNAMES_SUSPENDED: 8,
+  NETWORK_NOT_ENABLED: 9,
+  INVALID_CHAIN_ADDRESS: 10,
+  FEE_CHANGED: 11,
+  NO_CREDIT: 12,
+  CLAIM_STATE: 13,
+  WINDOW_NOT_ELAPSED: 14,
+  INVALID_LABEL: 15,
+  LOCKED: 16,
+} as const;
+
+/** The HTTP code CONTRACTS.md names for a contract error, or null where it names none. */
+export const CONTRACT_ERROR_CODES: Readonly<Record<number, ErrorCode | null>> = Object.freeze({
+  1: null,
+  2: "namespace_not_found",
+  3: "name_not_found",
+  4: "name_taken",
+  5: "parent_inactive",
+  6: "subname_generation_mismatch",
+  7: "subname_creation_disabled",
+  8: "subnames_suspended",
+  9: "chain_disabled",
+  10: "invalid_chain_address",
+  11: "claim_fee_changed",
+  12: "no_credit",
+  13: null,
+  14: null,
+  15: null,
+  16: null,
+});
+
+/** Extracts `n` from a host error text such as `HostError: Error(Contract, #4)`. */
+export function contractErrorNumber(text: string): number | null {
+  const m = /Error\(Contract, #(\d+)\)/.exec(text);
+  return m?.[1] === undefined ? null : Number(m[1]);
+}

@@ -1,0 +1,71 @@
+// Name hashing of CONTRACTS.md: labelhash = sha256(utf8(label)); node(namespace) = sha256(zero32 ‖ labelhash);
+// each further level hashes the parent node with the child's labelhash. Nodes are shown as 64 lower-case hex.
+import { sha256 } from "@noble/hashes/sha2.js";
+import { isValidLabel, type ParsedName, parseName } from "./labels.ts";
+
+const ZERO32 = new Uint8Array(32);
+const encoder = new TextEncoder();
+
+function assertLabel(label: string): void {
+  if (!isValidLabel(label)) throw new RangeError(`invalid label: ${JSON.stringify(label)}`);
+}
+
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
+
+export function fromHex(hex: string): Uint8Array {
+  if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new RangeError("expected lower-case hex");
+  return new Uint8Array(Buffer.from(hex, "hex"));
+}
+
+export function labelhash(label: string): Uint8Array {
+  assertLabel(label);
+  return sha256(encoder.encode(label));
+}
+
+function childNode(parent: Uint8Array, label: string): Uint8Array {
+  const buf = new Uint8Array(64);
+  buf.set(parent, 0);
+  buf.set(labelhash(label), 32);
+  return sha256(buf);
+}
+
+export function namespaceNodeBytes(namespace: string): Uint8Array {
+  return childNode(ZERO32, namespace);
+}
+
+export function nameNodeBytes(label: string, namespace: string): Uint8Array {
+  return childNode(namespaceNodeBytes(namespace), label);
+}
+
+export function subnameNodeBytes(child: string, label: string, namespace: string): Uint8Array {
+  return childNode(nameNodeBytes(label, namespace), child);
+}
+
+export const namespaceNode = (namespace: string): string => toHex(namespaceNodeBytes(namespace));
+export const nameNode = (label: string, namespace: string): string => toHex(nameNodeBytes(label, namespace));
+export const subnameNode = (child: string, label: string, namespace: string): string =>
+  toHex(subnameNodeBytes(child, label, namespace));
+
+/** Node of a parsed name at any depth. */
+export function nodeOf(parsed: ParsedName): string {
+  switch (parsed.kind) {
+    case "namespace":
+      return namespaceNode(parsed.namespace);
+    case "name":
+      return nameNode(parsed.label, parsed.namespace);
+    case "subname":
+      return subnameNode(parsed.child, parsed.label, parsed.namespace);
+  }
+}
+
+/** Node of a full name string (`ns`, `label.ns`, `child.label.ns`). */
+export function namehash(full: string): string {
+  const parsed = parseName(full);
+  if (parsed === null) throw new RangeError(`invalid name: ${JSON.stringify(full)}`);
+  return nodeOf(parsed);
+}
+
+/** Key of a namespace's claim-fee receipt: labelhash of the namespace label (spec §6.3), not its node. */
+export const claimFeeKey = (namespaceLabel: string): string => toHex(labelhash(namespaceLabel));
