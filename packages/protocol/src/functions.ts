@@ -38,7 +38,7 @@ import {
   SubnamePolicy,
 } from "./structs.ts";
 
-type ArgSpec = readonly (readonly [string, Codec<unknown>])[];
+export type ArgSpec = readonly (readonly [string, Codec<unknown>])[];
 export type ArgValues<A extends ArgSpec> = { [E in A[number] as E[0]]: CodecValue<E[1]> };
 
 export interface FnDef<A extends ArgSpec, R> {

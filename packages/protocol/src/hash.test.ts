@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { claimFeeKey, labelhash, namehash, nameNode, namespaceNode, subnameNode, toHex } from "./hash.ts";
+import {
+  childNode,
+  claimFeeKey,
+  labelhash,
+  namehash,
+  nameNode,
+  namespaceNode,
+  subnameNode,
+  toHex,
+} from "./hash.ts";
 
 // Golden values, computed independently (Python hashlib) and reused by later packages' tests.
 export const GOLDEN = {
@@ -16,6 +25,12 @@ describe("namehash", () => {
     expect(namespaceNode("acme")).toBe(GOLDEN.acme);
     expect(nameNode("alice", "acme")).toBe(GOLDEN["alice.acme"]);
     expect(subnameNode("pay", "alice", "acme")).toBe(GOLDEN["pay.alice.acme"]);
+  });
+
+  it("childNode extends a known parent node", () => {
+    expect(childNode(GOLDEN.acme, "alice")).toBe(GOLDEN["alice.acme"]);
+    expect(childNode(GOLDEN["alice.acme"], "pay")).toBe(GOLDEN["pay.alice.acme"]);
+    expect(() => childNode("zz", "pay")).toThrow(RangeError);
   });
 
   it("namehash parses full names at every depth", () => {

@@ -24,7 +24,7 @@ export function labelhash(label: string): Uint8Array {
   return sha256(encoder.encode(label));
 }
 
-function childNode(parent: Uint8Array, label: string): Uint8Array {
+function childNodeBytes(parent: Uint8Array, label: string): Uint8Array {
   const buf = new Uint8Array(64);
   buf.set(parent, 0);
   buf.set(labelhash(label), 32);
@@ -32,21 +32,27 @@ function childNode(parent: Uint8Array, label: string): Uint8Array {
 }
 
 export function namespaceNodeBytes(namespace: string): Uint8Array {
-  return childNode(ZERO32, namespace);
+  return childNodeBytes(ZERO32, namespace);
 }
 
 export function nameNodeBytes(label: string, namespace: string): Uint8Array {
-  return childNode(namespaceNodeBytes(namespace), label);
+  return childNodeBytes(namespaceNodeBytes(namespace), label);
 }
 
 export function subnameNodeBytes(child: string, label: string, namespace: string): Uint8Array {
-  return childNode(nameNodeBytes(label, namespace), child);
+  return childNodeBytes(nameNodeBytes(label, namespace), child);
 }
 
 export const namespaceNode = (namespace: string): string => toHex(namespaceNodeBytes(namespace));
 export const nameNode = (label: string, namespace: string): string => toHex(nameNodeBytes(label, namespace));
 export const subnameNode = (child: string, label: string, namespace: string): string =>
   toHex(subnameNodeBytes(child, label, namespace));
+
+/** Node of `label` directly under the node `parent` (64 hex): what a contract knowing only its parent computes. */
+export function childNode(parent: string, label: string): string {
+  if (parent.length !== 64) throw new RangeError("a parent node is 64 hex characters");
+  return toHex(childNodeBytes(fromHex(parent), label));
+}
 
 /** Node of a parsed name at any depth. */
 export function nodeOf(parsed: ParsedName): string {
