@@ -1,0 +1,29 @@
+// Deterministic demo accounts: the same seeds give the same keys on every machine, so README examples and
+// tests can name alice's account outright. Development only — these secrets are public by design.
+import { sha256 } from "@noble/hashes/sha2.js";
+import { Keypair } from "@stellar/stellar-sdk";
+
+export const DEMO_ROLES = [
+  "admin",
+  "treasury",
+  "acme",
+  "plain",
+  "seller",
+  "alice",
+  "bob",
+  "carol",
+  "newco",
+  "contested",
+  "objector",
+  "winner",
+] as const;
+
+export type DemoRole = (typeof DEMO_ROLES)[number];
+
+export function demoKeypair(role: DemoRole): Keypair {
+  return Keypair.fromRawEd25519Seed(Buffer.from(sha256(new TextEncoder().encode(`namereg-demo:${role}`))));
+}
+
+export function demoAccounts(): Record<DemoRole, Keypair> {
+  return Object.fromEntries(DEMO_ROLES.map((r) => [r, demoKeypair(r)])) as Record<DemoRole, Keypair>;
+}
