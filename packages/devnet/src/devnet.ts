@@ -1,0 +1,69 @@
+// startDevnet: a chain, its ledger clock and its RPC endpoint on 127.0.0.1.
+import { Chain, type ChainOptions } from "./chain/chain.ts";
+import type { ClosedLedger } from "./chain/ledger-close.ts";
+import { FaultController } from "./rpc/fault-controller.ts";
+import type { Faults } from "./rpc/faults.ts";
+import { startRpcServer } from "./rpc/server.ts";
+
+export interface DevnetOptions extends ChainOptions {
+  /** TCP port (0 = a free one). */
+  port?: number;
+  host?: string;
+  /** Ledger close interval; 0 closes ledgers only on demand (`closeLedger`). Default 1000 ms. */
+  closeIntervalMs?: number;
+  faults?: Partial<Faults>;
+  /**
+   * Runs on the fresh chain before the server starts and before any ledger closes: register contract kinds,
+   * genesis-deploy contracts, fund accounts.
+   */
+  setup?: (chain: Chain) => void | Promise<void>;
+}
+
+export interface Devnet {
+  readonly rpcUrl: string;
+  readonly networkPassphrase: string;
+  readonly friendbotUrl: string;
+  readonly chain: Chain;
+  /** Closes a ledger now (nothing closes while the head is frozen). */
+  closeLedger(opts?: { closeTime?: number | bigint }): ClosedLedger;
+  /** Credits an account from the root account at once, creating it if needed (default 10,000 XLM). */
+  fund(publicKey: string, amount?: bigint): void;
+  faults(): Faults;
+  setFaults(update: Partial<Faults>): Faults;
+  stop(): Promise<void>;
+}
+
+export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
+  const chain = new Chain(opts);
+  await opts.setup?.(chain);
+  const faults = new FaultController(chain, opts.faults);
+  const server = await startRpcServer({
+    chain,
+    faults,
+    host: opts.host ?? "127.0.0.1",
+    port: opts.port ?? 0,
+  });
+  const interval = opts.closeIntervalMs ?? 1000;
+  const tick = () => {
+    try {
+      chain.closeLedger();
+    } catch (error) {
+      console.error("devnet: closing a ledger failed:", error);
+    }
+  };
+  const timer = interval > 0 ? setInterval(tick, interval) : undefined;
+  return {
+    rpcUrl: server.url,
+    networkPassphrase: chain.networkPassphrase,
+    friendbotUrl: `${server.url}/friendbot`,
+    chain,
+    closeLedger: (closeOpts) => chain.closeLedger(closeOpts),
+    fund: (publicKey, amount) => chain.fund(publicKey, amount),
+    faults: () => faults.current,
+    setFaults: (update) => faults.update(update),
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Holds the current faults and pushes the ones that act on the chain (frozen head, retention) into it.
+import type { Chain } from "../chain/chain.ts";
+import { FaultDice, type Faults, mergeFaults, NO_FAULTS } from "./faults.ts";
+
+export class FaultController {
+  readonly #chain: Chain;
+  #faults: Faults = NO_FAULTS;
+  #dice = new FaultDice(NO_FAULTS.seed);
+
+  constructor(chain: Chain, initial: Partial<Faults> = {}) {
+    this.#chain = chain;
+    this.update(initial);
+  }
+
+  get current(): Faults {
+    return this.#faults;
+  }
+
+  /** Applies a partial update; throws FaultValidationError on bad input. */
+  update(update: unknown): Faults {
+    const next = mergeFaults(this.#faults, update);
+    if (next.seed !== this.#faults.seed || this.#faults === NO_FAULTS) this.#dice = new FaultDice(next.seed);
+    this.#faults = next;
+    this.#chain.frozen = next.freezeHead;
+    this.#chain.visibleRetention = next.retentionLedgers ?? undefined;
+    return next;
+  }
+
+  /** Draws whether this request fails with an injected internal error. */
+  shouldFail(): boolean {
+    return this.#faults.errorRate > 0 && this.#dice.next() < this.#faults.errorRate;
+  }
+}

@@ -1,0 +1,166 @@
+// Fault injection through /admin/faults, observed through the unchanged SDK.
+import {
+  Asset,
+  Keypair,
+  Operation,
+  StrKey,
+  scValToNative,
+  TransactionBuilder,
+  xdr,
+} from "@stellar/stellar-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Faults } from "./faults.ts";
+import { type Harness, itConformsToOpenRpc, startHarness } from "./testing/harness.ts";
+
+let h: Harness;
+const RETENTION = 50;
+
+async function setFaults(update: Partial<Faults> | Record<string, unknown>) {
+  const res = await fetch(`${h.devnet.rpcUrl}/admin/faults`, {
+    method: "POST",
+    body: JSON.stringify(update),
+  });
+  return { status: res.status, body: (await res.json()) as Faults & { error?: string } };
+}
+
+beforeAll(async () => {
+  h = await startHarness({ retentionLedgers: RETENTION, faults: { latencyMs: 0 } });
+});
+afterAll(async () => h?.close());
+
+describe("fault injection", () => {
+  it("reads and validates the fault settings", async () => {
+    const current = (await (await fetch(`${h.devnet.rpcUrl}/admin/faults`)).json()) as Faults;
+    expect(current).toEqual({
+      latencyMs: 0,
+      errorRate: 0,
+      seed: 1,
+      retentionLedgers: null,
+      freezeHead: false,
+      truncateEventsTo: null,
+    });
+    expect((await setFaults({ errorRate: 2 })).status).toBe(400);
+    expect((await setFaults({ bogus: true })).status).toBe(400);
+  });
+
+  it("answers a seeded share of requests with -32603, reproducibly", async () => {
+    const draw = async () => {
+      await setFaults({ errorRate: 0.5, seed: 7 });
+      const outcomes: boolean[] = [];
+      for (let i = 0; i < 40; i++) {
+        outcomes.push(
+          await h.server.getHealth().then(
+            () => true,
+            (e: { code?: number }) => {
+              expect(e.code).toBe(-32603);
+              return false;
+            },
+          ),
+        );
+      }
+      await setFaults({ errorRate: 0, seed: 1 });
+      return outcomes;
+    };
+    const first = await draw();
+    const failures = first.filter((ok) => !ok).length;
+    expect(failures).toBeGreaterThan(5);
+    expect(failures).toBeLessThan(35);
+    expect(await draw()).toEqual(first);
+    expect((await h.server.getHealth()).status).toBe("healthy");
+  });
+
+  it("delays answers by the configured latency", async () => {
+    await setFaults({ latencyMs: 120 });
+    const started = performance.now();
+    await h.server.getHealth();
+    const elapsed = performance.now() - started;
+    await setFaults({ latencyMs: 0 });
+    // A lower bound only: the server sleeps at least this long before answering.
+    expect(elapsed).toBeGreaterThanOrEqual(115);
+  });
+
+  it("moves oldestLedger up with retention and refuses starts before it with the real error shape", async () => {
+    for (let i = 0; i < RETENTION + 10; i++) h.devnet.closeLedger();
+    const latest = h.devnet.chain.latest.sequence;
+    const health = await h.server.getHealth();
+    expect(health.oldestLedger).toBe(latest - RETENTION + 1);
+    expect(health.ledgerRetentionWindow).toBe(RETENTION);
+    await expect(h.server.getEvents({ startLedger: 1, filters: [] })).rejects.toEqual({
+      code: -32600,
+      message: `startLedger must be within the ledger range: ${latest - RETENTION + 1} - ${latest}`,
+    });
+    await setFaults({ retentionLedgers: 5 });
+    expect((await h.server.getHealth()).oldestLedger).toBe(latest - 4);
+    await expect(h.server.getEvents({ startLedger: latest - 5, filters: [] })).rejects.toMatchObject({
+      code: -32600,
+      message: `startLedger must be within the ledger range: ${latest - 4} - ${latest}`,
+    });
+    await setFaults({ retentionLedgers: null });
+    expect((await h.server.getHealth()).oldestLedger).toBe(latest - RETENTION + 1);
+  });
+
+  it("freezes the head: no ledger closes and pending transactions wait until it thaws", async () => {
+    const payer = Keypair.random();
+    h.devnet.fund(payer.publicKey());
+    await setFaults({ freezeHead: true });
+    const head = (await h.server.getLatestLedger()).sequence;
+    const account = await h.server.getAccount(payer.publicKey());
+    const tx = new TransactionBuilder(account, { fee: "100", networkPassphrase: h.devnet.networkPassphrase })
+      .addOperation(
+        Operation.payment({
+          destination: h.devnet.chain.root.publicKey(),
+          asset: Asset.native(),
+          amount: "1",
+        }),
+      )
+      .setTimeout(0)
+      .build();
+    tx.sign(payer);
+    const sent = await h.server.sendTransaction(tx);
+    expect(sent.status).toBe("PENDING");
+    h.devnet.closeLedger();
+    h.devnet.closeLedger();
+    expect((await h.server.getLatestLedger()).sequence).toBe(head);
+    expect((await h.server.getTransaction(sent.hash)).status).toBe("NOT_FOUND");
+    await setFaults({ freezeHead: false });
+    h.devnet.closeLedger();
+    expect((await h.server.getLatestLedger()).sequence).toBe(head + 1);
+    expect((await h.server.getTransaction(sent.hash)).status).toBe("SUCCESS");
+  });
+
+  it("truncates getEvents pages with a cursor that still reaches every event", async () => {
+    const contractId = StrKey.encodeContract(Buffer.alloc(32, 9));
+    const start = h.devnet.chain.latest.sequence + 1;
+    h.devnet.chain.appendSyntheticLedger(
+      Array.from({ length: 10 }, (_, i) => ({
+        contractId,
+        topics: [xdr.ScVal.scvSymbol("t")],
+        value: xdr.ScVal.scvU32(i),
+      })),
+    );
+    h.devnet.closeLedger();
+    await setFaults({ truncateEventsTo: 3 });
+    const values: number[] = [];
+    let page = await h.server.getEvents({
+      startLedger: start,
+      filters: [{ contractIds: [contractId] }],
+      limit: 100,
+    });
+    expect(page.events).toHaveLength(3);
+    for (let i = 0; i < 10 && page.events.length > 0; i++) {
+      values.push(...page.events.map((e) => scValToNative(e.value) as number));
+      page = await h.server.getEvents({
+        cursor: page.cursor,
+        filters: [{ contractIds: [contractId] }],
+        limit: 100,
+      });
+    }
+    await setFaults({ truncateEventsTo: null });
+    expect(values).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
+
+itConformsToOpenRpc(
+  () => h,
+  ["getHealth", "getEvents", "getLatestLedger", "sendTransaction", "getTransaction"],
+);
