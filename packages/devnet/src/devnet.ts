@@ -30,6 +30,8 @@ export interface Devnet {
   fund(publicKey: string, amount?: bigint): void;
   faults(): Faults;
   setFaults(update: Partial<Faults>): Faults;
+  /** Changes the ledger close interval at runtime (0 = on demand only); scenarios build history first. */
+  setCloseInterval(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -43,7 +45,6 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     host: opts.host ?? "127.0.0.1",
     port: opts.port ?? 0,
   });
-  const interval = opts.closeIntervalMs ?? 1000;
   const tick = () => {
     try {
       chain.closeLedger();
@@ -51,7 +52,14 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       console.error("devnet: closing a ledger failed:", error);
     }
   };
-  const timer = interval > 0 ? setInterval(tick, interval) : undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const setCloseInterval = (ms: number) => {
+    if (!Number.isInteger(ms) || ms < 0)
+      throw new RangeError(`close interval must be a whole number of ms: ${ms}`);
+    if (timer !== undefined) clearInterval(timer);
+    timer = ms > 0 ? setInterval(tick, ms) : undefined;
+  };
+  setCloseInterval(opts.closeIntervalMs ?? 1000);
   return {
     rpcUrl: server.url,
     networkPassphrase: chain.networkPassphrase,
@@ -61,6 +69,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     fund: (publicKey, amount) => chain.fund(publicKey, amount),
     faults: () => faults.current,
     setFaults: (update) => faults.update(update),
+    setCloseInterval,
     async stop() {
       if (timer !== undefined) clearInterval(timer);
       await server.close();

@@ -14,6 +14,7 @@ export { HostError } from "./chain/soroban/host-error.ts";
 export { NATIVE_TOKEN_KIND } from "./chain/soroban/native-token.ts";
 export type { SyntheticEvent } from "./chain/synthetic-events.ts";
 export { formatEventId, parseEventCursor, toid } from "./chain/toid.ts";
+export { describeDevnet, runDevnetCli } from "./cli.ts";
 export { type Devnet, type DevnetOptions, startDevnet } from "./devnet.ts";
 export {
   type Contract,
@@ -21,4 +22,38 @@ export {
   type ContractStorage,
   type InvocationContext,
 } from "./host/contract.ts";
+export {
+  deployNamingContracts,
+  NAMING_KINDS,
+  type NamingDevnet,
+  type NamingDevnetOptions,
+  SCENARIOS,
+  type ScenarioName,
+  startNamingDevnet,
+} from "./naming-devnet.ts";
 export { type Faults, NO_FAULTS } from "./rpc/faults.ts";
+export {
+  type BulkOptions,
+  type BulkSummary,
+  bulkHolder,
+  DEFAULT_BULK,
+  runBulkScenario,
+} from "./scenarios/bulk.ts";
+export {
+  DEMO_ETHEREUM,
+  DEMO_FEE_XLM,
+  DEMO_MEMO,
+  DEMO_TEXT,
+  type DemoManifest,
+  type DemoNamespace,
+  type NamingContracts,
+  runDemoScenario,
+} from "./scenarios/demo.ts";
+export { DEMO_ROLES, type DemoRole, demoAccounts, demoKeypair } from "./scenarios/demo-keys.ts";
+export {
+  resultCode,
+  SimulationFailedError,
+  type Submitted,
+  TransactionFailedError,
+  Wallet,
+} from "./scenarios/wallet.ts";

@@ -1,14 +1,28 @@
 #!/usr/bin/env node
-// The `namereg` command. Subcommands arrive with the server (issue: server core); until then they say so.
-const [command = "help"] = process.argv.slice(2);
+// The `namereg` command.
+import { runDevnetCli } from "@namereg/devnet";
 
-const PLANNED = ["dev", "start", "serve", "index", "migrate", "devnet"];
+const [command = "help", ...rest] = process.argv.slice(2);
 
-if (command === "help" || command === "--help") {
-  console.log(`usage: namereg <${PLANNED.join("|")}>`);
-} else if (PLANNED.includes(command)) {
-  console.log(`namereg ${command}: not yet available in this build (the server is being built; see README).`);
-} else {
-  console.error(`namereg: unknown command ${JSON.stringify(command)}`);
-  process.exitCode = 1;
+const PLANNED = ["dev", "start", "serve", "index", "migrate"];
+const USAGE = `usage: namereg <dev|start|serve|index|migrate|devnet> [options]`;
+
+async function main(): Promise<void> {
+  if (command === "help" || command === "--help") {
+    console.log(USAGE);
+  } else if (command === "devnet") {
+    await runDevnetCli(rest);
+  } else if (PLANNED.includes(command)) {
+    console.log(
+      `namereg ${command}: not yet available in this build (the server is being built; see README).`,
+    );
+  } else {
+    console.error(`namereg: unknown command ${JSON.stringify(command)}\n${USAGE}`);
+    process.exitCode = 1;
+  }
 }
+
+main().catch((err: unknown) => {
+  console.error(`namereg ${command}: ${err instanceof Error ? err.message : String(err)}`);
+  process.exitCode = 1;
+});

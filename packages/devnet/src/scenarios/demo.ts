@@ -88,7 +88,8 @@ export async function runDemoScenario(
   });
   const k = demoAccounts();
   for (const kp of Object.values(k)) await chain.fund(kp.publicKey());
-  await chain.closeLedger({ closeTime: (clock += STEP_SECONDS) });
+  clock += STEP_SECONDS;
+  await chain.closeLedger({ closeTime: clock });
 
   const { registry, allocator, lookup, primary } = chain.contracts;
   const call = <A extends ArgSpec, R>(
