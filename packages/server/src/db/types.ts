@@ -1,0 +1,56 @@
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type * as schema from "./schema.ts";
+import type { DatabaseKind } from "./url.ts";
+
+export type Schema = typeof schema;
+
+/** Drizzle over either driver; both speak the same PostgreSQL dialect. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type Row = Record<string, unknown>;
+
+export interface ListenOptions {
+  /**
+   * Called when a lost listening connection is back. Notifications sent meanwhile were missed, so a listener
+   * that caches must treat everything as changed.
+   */
+  readonly onReconnect?: () => void;
+}
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+/** A session-level advisory lock, held until released or until its connection is lost. */
+export interface AdvisoryLock {
+  readonly key: bigint;
+  /** Aborted if the lock was lost without release (its connection died): stop the work it guarded at once. */
+  readonly lost: AbortSignal;
+  release(): Promise<void>;
+}
+
+export interface Database {
+  readonly kind: DatabaseKind;
+  /** The writer. */
+  readonly db: Db;
+  /** For reads that may lag slightly (a read replica on PostgreSQL); the writer itself on PGlite. */
+  readonly reader: Db;
+  /** Applies the committed migrations; safe to run from several processes at once. */
+  migrate(): Promise<void>;
+  /** True when the writer and reader each answer a trivial query in time. Never throws. */
+  healthy(): Promise<boolean>;
+  /** A raw SQL statement on the writer with `$1`… parameters. */
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Sends a notification now. Inside a transaction use `tx.execute(sql\`select pg_notify(…)\`)` instead, so it is
+   * delivered only if the transaction commits.
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Channel names are lower-case identifiers (`[a-z_][a-z0-9_]*`). */
+  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<Subscription>;
+  /** Takes the lock if no other session holds it, else null. */
+  tryAdvisoryLock(key: bigint | number): Promise<AdvisoryLock | null>;
+  /** Waits for the lock; rejects with the signal's reason if it is aborted first. */
+  advisoryLock(key: bigint | number, options?: { readonly signal?: AbortSignal }): Promise<AdvisoryLock>;
+  close(): Promise<void>;
+}

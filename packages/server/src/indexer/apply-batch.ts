@@ -1,0 +1,116 @@
+// Applies one batch in one database transaction: archive rows (keyed by event id, so a replay adds nothing),
+// the projections of the new events in chain order, dead letters, discovered contracts and the stream's
+// position. Either all of it commits or none of it does.
+import type { Namespace } from "@namereg/protocol";
+import { eq, inArray } from "drizzle-orm";
+import type { RawEvent } from "../chain/rpc-client.ts";
+import { deadLetters, events, streams } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
+import type { StreamPosition } from "./fetch-batch.ts";
+import { collectKeys, ProjectionError, project } from "./project.ts";
+import { chunks, emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
+
+/** What the indexer keeps in memory between batches: tracked contracts and namespace labels. */
+export interface IndexerCache {
+  contracts: Map<string, TrackedRow>;
+  labels: Map<string, string>;
+}
+
+export interface BatchResult {
+  archived: number;
+  applied: number;
+  deadLettered: number;
+  discovered: TrackedRow[];
+  changedNodes: Set<string>;
+}
+
+/** A placeholder stream id for contracts discovered in this batch; each gets its own catch-up stream. */
+const NEW_STREAM = -1;
+
+export async function applyBatch(
+  db: Db,
+  cache: IndexerCache,
+  input: { streamId: number; events: RawEvent[]; next: StreamPosition; rereads: Map<string, Namespace | null> },
+): Promise<BatchResult> {
+  const incoming = input.events.map(decodeRawEvent);
+  const result = await db.transaction(async (tx) => {
+    const known = new Set<string>();
+    for (const chunk of chunks(incoming.map((e) => e.row.id), 5000)) {
+      for (const r of await tx.select({ id: events.id }).from(events).where(inArray(events.id, chunk))) known.add(r.id);
+    }
+    const fresh = incoming.filter((e) => !known.has(e.row.id));
+    const ws = new WorkingSet();
+    const contract = (id: string) => ws.tracked.get(id) ?? cache.contracts.get(id);
+    const keys = emptyKeys();
+    for (const e of fresh) {
+      if (e.decoded.kind === "naming") collectKeys(e.decoded.event, contract(e.row.contractId), keys);
+    }
+    await ws.load(tx, keys);
+    const letters: (typeof deadLetters.$inferInsert)[] = [];
+    let applied = 0;
+    for (const e of fresh) {
+      e.row.namespace = namespaceOfEmitter(cache, contract(e.row.contractId));
+      if (e.decoded.kind === "invalid") {
+        letters.push(deadLetter(e, e.decoded.error));
+        continue;
+      }
+      if (e.decoded.kind !== "naming") continue;
+      try {
+        e.row.namespace =
+          project(
+            {
+              ws,
+              contract,
+              reread: (node) => input.rereads.get(node),
+              labelOf: (node) => ws.namespaces.get(node)?.label ?? cache.labels.get(node) ?? null,
+              streamFor: () => NEW_STREAM,
+            },
+            e.decoded.event,
+            e.row,
+          ) ?? e.row.namespace;
+        applied++;
+      } catch (err) {
+        if (!(err instanceof ProjectionError)) throw err;
+        letters.push(deadLetter(e, err.message));
+      }
+    }
+    for (const chunk of chunks(fresh.map((e) => e.row), 2000)) {
+      await tx.insert(events).values(chunk).onConflictDoNothing();
+    }
+    if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
+    for (const t of ws.tracked.values()) {
+      if (t.streamId === NEW_STREAM) {
+        const [s] = await tx.insert(streams).values({ nextLedger: t.startLedger, cursor: null }).returning({ id: streams.id });
+        if (s === undefined) throw new Error("stream insert returned nothing");
+        t.streamId = s.id;
+      }
+    }
+    await ws.flush(tx);
+    await tx
+      .update(streams)
+      .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })
+      .where(eq(streams.id, input.streamId));
+    return { ws, archived: fresh.length, applied, deadLettered: letters.length };
+  });
+  // Only after commit does the in-memory view move on.
+  const discovered = [...result.ws.tracked.values()];
+  for (const t of discovered) cache.contracts.set(t.contractId, t);
+  for (const ns of result.ws.namespaces.values()) cache.labels.set(ns.node, ns.label);
+  return {
+    archived: result.archived,
+    applied: result.applied,
+    deadLettered: result.deadLettered,
+    discovered,
+    changedNodes: result.ws.changedNodes,
+  };
+}
+
+function namespaceOfEmitter(cache: IndexerCache, emitter: TrackedRow | undefined): string | null {
+  const node = emitter?.namespaceNode;
+  return node ? (cache.labels.get(node) ?? null) : null;
+}
+
+function deadLetter(e: IncomingEvent, error: string): typeof deadLetters.$inferInsert {
+  return { eventId: e.row.id, contractId: e.row.contractId, ledger: e.row.ledger, error };
+}

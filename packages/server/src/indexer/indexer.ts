@@ -1,0 +1,231 @@
+// The indexer loop (DESIGN.md data flow 1–4). Contracts are followed in streams of at most 25 (one getEvents
+// request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
+// first ledger and joins another stream once both stand at the head. Each batch commits with its position.
+import { decodeEventXdr, type Namespace, RegistryFns } from "@namereg/protocol";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
+import { LedgerRangeError, type RawEvent, type RpcClient } from "../chain/rpc-client.ts";
+import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
+import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM } from "./fetch-batch.ts";
+import type { Role } from "./project.ts";
+
+export interface CoreContract {
+  role: Extract<Role, "registry" | "allocator" | "lookup" | "primary">;
+  contractId: string;
+  startLedger: number;
+}
+
+export interface BatchInfo extends BatchResult {
+  streamId: number;
+  events: number;
+  fromLedger: number;
+  nextLedger: number;
+  latestLedger: number;
+}
+
+export interface IndexerOptions {
+  db: Db;
+  rpc: RpcClient;
+  reader: ContractReader;
+  core: CoreContract[];
+  /** Registry id, for namespace re-reads. */
+  registryId: string;
+  pollMs?: number;
+  pageLimit?: number;
+  now?: () => Date;
+  onBatch?: (info: BatchInfo) => void;
+  onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
+  onError?: (err: unknown) => void;
+}
+
+const ROUTING = new Set(["ns_v1"]);
+
+export class Indexer {
+  private readonly o: Required<Omit<IndexerOptions, "onBatch" | "onGap" | "onError">> &
+    Pick<IndexerOptions, "onBatch" | "onGap" | "onError">;
+  private readonly cache: IndexerCache = { contracts: new Map(), labels: new Map() };
+  private lastHead: number | null = null;
+
+  constructor(opts: IndexerOptions) {
+    this.o = { pollMs: 1000, pageLimit: 10_000, now: () => new Date(), ...opts };
+  }
+
+  /** Tracks the configured core contracts (once) and loads the in-memory view. */
+  async init(): Promise<void> {
+    const { db } = this.o;
+    const tracked = new Set((await db.select({ id: trackedContracts.contractId }).from(trackedContracts)).map((r) => r.id));
+    const missing = this.o.core.filter((c) => !tracked.has(c.contractId));
+    if (missing.length > 0) {
+      await db.transaction(async (tx) => {
+        const start = Math.min(...missing.map((c) => c.startLedger));
+        const [s] = await tx.insert(streams).values({ nextLedger: start, cursor: null }).returning({ id: streams.id });
+        if (s === undefined) throw new Error("could not create a stream");
+        await tx.insert(trackedContracts).values(
+          missing.map((c) => ({ contractId: c.contractId, role: c.role, startLedger: c.startLedger, streamId: s.id })),
+        );
+      });
+    }
+    for (const row of await db.select().from(trackedContracts)) this.cache.contracts.set(row.contractId, row);
+    for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
+      this.cache.labels.set(ns.node, ns.label);
+    }
+    await db.insert(indexerState).values({ id: 1 }).onConflictDoNothing();
+  }
+
+  /** One pass over every stream; true when any stream moved. */
+  async runOnce(): Promise<boolean> {
+    const { db, rpc } = this.o;
+    const head = await rpc.getLatestLedger();
+    await this.observeHead(head.sequence);
+    let progressed = false;
+    const rows = await db.select().from(streams).orderBy(asc(streams.nextLedger), asc(streams.id));
+    for (const stream of rows) {
+      const ids = this.contractsOf(stream.id);
+      if (ids.length === 0) {
+        await db.delete(streams).where(eq(streams.id, stream.id));
+        continue;
+      }
+      if (stream.nextLedger > head.sequence) continue;
+      if (await this.advance(stream, ids)) progressed = true;
+    }
+    if (await this.mergeAtHead(head.sequence)) progressed = true;
+    await this.recordProgress(progressed);
+    return progressed;
+  }
+
+  /** Runs until `signal` aborts; errors are reported and retried after a pause, never fatal. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let progressed = false;
+      try {
+        progressed = await this.runOnce();
+      } catch (err) {
+        this.o.onError?.(err);
+      }
+      if (!progressed) await sleep(this.o.pollMs, signal);
+    }
+  }
+
+  private contractsOf(streamId: number): string[] {
+    return [...this.cache.contracts.values()].filter((c) => c.streamId === streamId).map((c) => c.contractId);
+  }
+
+  private async advance(stream: typeof streams.$inferSelect, ids: string[]): Promise<boolean> {
+    const position = { nextLedger: stream.nextLedger, cursor: stream.cursor };
+    let batch: Awaited<ReturnType<typeof fetchBatch>>;
+    try {
+      batch = await fetchBatch(this.o.rpc, ids, position, { limit: this.o.pageLimit });
+    } catch (err) {
+      if (!(err instanceof LedgerRangeError) || stream.nextLedger >= err.oldest) throw err;
+      await this.recordGap(stream.id, ids, stream.nextLedger, err.oldest - 1);
+      return true;
+    }
+    const rereads = await this.rereadNamespaces(batch.events);
+    const result = await applyBatch(this.o.db, this.cache, {
+      streamId: stream.id,
+      events: batch.events,
+      next: batch.next,
+      rereads,
+    });
+    this.o.onBatch?.({
+      ...result,
+      streamId: stream.id,
+      events: batch.events.length,
+      fromLedger: stream.nextLedger,
+      nextLedger: batch.next.nextLedger,
+      latestLedger: batch.latestLedger,
+    });
+    return batch.next.nextLedger !== stream.nextLedger || batch.next.cursor !== stream.cursor;
+  }
+
+  /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */
+  private async rereadNamespaces(batch: RawEvent[]): Promise<Map<string, Namespace | null>> {
+    const nodes = new Set<string>();
+    for (const e of batch) {
+      if (this.cache.contracts.get(e.contractId)?.role !== "registry") continue;
+      try {
+        const ev = decodeEventXdr(e.topic, e.value);
+        if (ev !== null && ROUTING.has(ev.type) && "node" in ev) nodes.add(ev.node);
+      } catch {
+        // undecodable: the batch application dead-letters it
+      }
+    }
+    const out = new Map<string, Namespace | null>();
+    for (const node of nodes) {
+      try {
+        out.set(node, await this.o.reader.read(this.o.registryId, RegistryFns.namespace, { node }));
+      } catch (err) {
+        if (!(err instanceof ContractCallError)) throw err; // unreachable chain: retry the batch later
+        out.set(node, null);
+      }
+    }
+    return out;
+  }
+
+  private async recordGap(streamId: number, ids: string[], fromLedger: number, toLedger: number): Promise<void> {
+    const reason = "outside the RPC's retention window";
+    await this.o.db.transaction(async (tx) => {
+      await tx.insert(gaps).values(ids.map((contractId) => ({ contractId, fromLedger, toLedger, reason })));
+      await tx.update(streams).set({ nextLedger: toLedger + 1, cursor: null, updatedAt: this.o.now() }).where(eq(streams.id, streamId));
+    });
+    for (const contractId of ids) this.o.onGap?.({ contractId, fromLedger, toLedger, reason });
+  }
+
+  /** Streams standing at the same place at the head are joined, up to the per-request contract limit. */
+  private async mergeAtHead(head: number): Promise<boolean> {
+    const rows = (await this.o.db.select().from(streams).orderBy(asc(streams.id))).filter(
+      (s) => s.nextLedger > head && (s.cursor === null || closesLedger(s.cursor)),
+    );
+    let merged = false;
+    for (let i = 0; i < rows.length; i++) {
+      const into = rows[i];
+      if (into === undefined) continue;
+      for (let j = i + 1; j < rows.length; j++) {
+        const from = rows[j];
+        if (from === undefined || from.nextLedger !== into.nextLedger) continue;
+        const ids = this.contractsOf(from.id);
+        if (this.contractsOf(into.id).length + ids.length > MAX_CONTRACTS_PER_STREAM) continue;
+        await this.o.db.transaction(async (tx) => {
+          if (ids.length > 0) {
+            await tx.update(trackedContracts).set({ streamId: into.id }).where(inArray(trackedContracts.contractId, ids));
+          }
+          await tx.delete(streams).where(eq(streams.id, from.id));
+        });
+        for (const id of ids) {
+          const c = this.cache.contracts.get(id);
+          if (c !== undefined) this.cache.contracts.set(id, { ...c, streamId: into.id });
+        }
+        rows[j] = undefined as never;
+        merged = true;
+      }
+    }
+    return merged;
+  }
+
+  private async observeHead(sequence: number): Promise<void> {
+    // Observation time moves only when the head does: a head that stops advancing must turn stale.
+    if (this.lastHead === sequence) return;
+    this.lastHead = sequence;
+    await this.o.db.update(indexerState).set({ headLedger: sequence, headObservedAt: this.o.now() }).where(eq(indexerState.id, 1));
+  }
+
+  private async recordProgress(progressed: boolean): Promise<void> {
+    const [row] = await this.o.db.select({ min: sql<number | null>`min(${streams.nextLedger})` }).from(streams);
+    const processed = row?.min === null || row?.min === undefined ? null : Number(row.min) - 1;
+    const set: Partial<typeof indexerState.$inferInsert> = { processedLedger: processed };
+    if (progressed) set.processedAt = this.o.now();
+    await this.o.db.update(indexerState).set(set).where(eq(indexerState.id, 1));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(t);
+      resolve();
+    }, { once: true });
+  });
+}
