@@ -39,7 +39,13 @@ export class ContractReader {
       fee: "100",
       networkPassphrase: this.networkPassphrase,
     })
-      .addOperation(Operation.invokeContractFunction({ contract: contractId, function: fn.name, args: fn.encodeArgs(args) }))
+      .addOperation(
+        Operation.invokeContractFunction({
+          contract: contractId,
+          function: fn.name,
+          args: fn.encodeArgs(args),
+        }),
+      )
       .setTimeout(0)
       .build();
     let sim: rpc.Api.SimulateTransactionResponse;

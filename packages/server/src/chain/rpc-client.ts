@@ -116,11 +116,18 @@ export class RpcClient {
         lastError = err;
       }
     }
-    throw new RpcUnavailableError(`${method} failed after ${this.retries + 1} attempts`, { cause: lastError });
+    throw new RpcUnavailableError(`${method} failed after ${this.retries + 1} attempts`, {
+      cause: lastError,
+    });
   }
 
   private async once<T>(method: string, params: unknown): Promise<T> {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: this.nextId++, method, ...(params === undefined ? {} : { params }) });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: this.nextId++,
+      method,
+      ...(params === undefined ? {} : { params }),
+    });
     const res = await this.fetchImpl(this.url, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -128,7 +135,10 @@ export class RpcClient {
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     if (res.status >= 500) throw new TransientHttpError(res.status);
-    const json = (await res.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+    const json = (await res.json()) as {
+      result?: T;
+      error?: { code: number; message: string; data?: unknown };
+    };
     if (json.error !== undefined) {
       const m = RANGE_RE.exec(json.error.message);
       if (json.error.code === -32600 && m !== null) {
@@ -174,7 +184,11 @@ function isTransient(err: unknown): boolean {
   if (err instanceof LedgerRangeError) return false;
   if (err instanceof RpcError) return err.code === -32603;
   // fetch failures (connection refused, reset, timeout) and 5xx answers.
-  return err instanceof TransientHttpError || err instanceof TypeError || (err instanceof Error && err.name === "TimeoutError");
+  return (
+    err instanceof TransientHttpError ||
+    err instanceof TypeError ||
+    (err instanceof Error && err.name === "TimeoutError")
+  );
 }
 
 function sleep(ms: number): Promise<void> {

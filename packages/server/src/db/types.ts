@@ -47,7 +47,11 @@ export interface Database {
    */
   notify(channel: string, payload: string): Promise<void>;
   /** Channel names are lower-case identifiers (`[a-z_][a-z0-9_]*`). */
-  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<Subscription>;
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    options?: ListenOptions,
+  ): Promise<Subscription>;
   /** Takes the lock if no other session holds it, else null. */
   tryAdvisoryLock(key: bigint | number): Promise<AdvisoryLock | null>;
   /** Waits for the lock; rejects with the signal's reason if it is aborted first. */

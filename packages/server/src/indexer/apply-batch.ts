@@ -31,13 +31,22 @@ const NEW_STREAM = -1;
 export async function applyBatch(
   db: Db,
   cache: IndexerCache,
-  input: { streamId: number; events: RawEvent[]; next: StreamPosition; rereads: Map<string, Namespace | null> },
+  input: {
+    streamId: number;
+    events: RawEvent[];
+    next: StreamPosition;
+    rereads: Map<string, Namespace | null>;
+  },
 ): Promise<BatchResult> {
   const incoming = input.events.map(decodeRawEvent);
   const result = await db.transaction(async (tx) => {
     const known = new Set<string>();
-    for (const chunk of chunks(incoming.map((e) => e.row.id), 5000)) {
-      for (const r of await tx.select({ id: events.id }).from(events).where(inArray(events.id, chunk))) known.add(r.id);
+    for (const chunk of chunks(
+      incoming.map((e) => e.row.id),
+      5000,
+    )) {
+      for (const r of await tx.select({ id: events.id }).from(events).where(inArray(events.id, chunk)))
+        known.add(r.id);
     }
     const fresh = incoming.filter((e) => !known.has(e.row.id));
     const ws = new WorkingSet();
@@ -75,13 +84,19 @@ export async function applyBatch(
         letters.push(deadLetter(e, err.message));
       }
     }
-    for (const chunk of chunks(fresh.map((e) => e.row), 2000)) {
+    for (const chunk of chunks(
+      fresh.map((e) => e.row),
+      2000,
+    )) {
       await tx.insert(events).values(chunk).onConflictDoNothing();
     }
     if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
     for (const t of ws.tracked.values()) {
       if (t.streamId === NEW_STREAM) {
-        const [s] = await tx.insert(streams).values({ nextLedger: t.startLedger, cursor: null }).returning({ id: streams.id });
+        const [s] = await tx
+          .insert(streams)
+          .values({ nextLedger: t.startLedger, cursor: null })
+          .returning({ id: streams.id });
         if (s === undefined) throw new Error("stream insert returned nothing");
         t.streamId = s.id;
       }

@@ -58,7 +58,12 @@ export function coverageOf(s: IndexerSnapshot, now: Date): Coverage {
 export async function readIndexerSnapshot(db: Db): Promise<IndexerSnapshot> {
   const [state] = await db.select().from(indexerState).limit(1);
   const gapRows = await db
-    .select({ contractId: gaps.contractId, fromLedger: gaps.fromLedger, toLedger: gaps.toLedger, reason: gaps.reason })
+    .select({
+      contractId: gaps.contractId,
+      fromLedger: gaps.fromLedger,
+      toLedger: gaps.toLedger,
+      reason: gaps.reason,
+    })
     .from(gaps)
     .orderBy(asc(gaps.fromLedger), asc(gaps.contractId));
   const [letters] = await db.select({ n: count() }).from(deadLetters).where(isNull(deadLetters.resolvedAt));

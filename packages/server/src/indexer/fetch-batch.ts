@@ -65,7 +65,11 @@ export async function fetchBatch(
     collected.push(...page.events);
     const base = { latestLedger: page.latestLedger, oldestLedger: page.oldestLedger, partialLedger: false };
     if (closesLedger(page.cursor)) {
-      return { ...base, events: collected, next: { nextLedger: ledgerOfCursor(page.cursor) + 1, cursor: page.cursor } };
+      return {
+        ...base,
+        events: collected,
+        next: { nextLedger: ledgerOfCursor(page.cursor) + 1, cursor: page.cursor },
+      };
     }
     const last = collected.at(-1);
     if (last === undefined) {
@@ -82,7 +86,12 @@ export async function fetchBatch(
     }
     if (collected.length >= maxBuffered) {
       // One ledger with more events than we buffer: apply what we have and mark it (never silently).
-      return { ...base, partialLedger: true, events: collected, next: { nextLedger: lastLedger, cursor: last.id } };
+      return {
+        ...base,
+        partialLedger: true,
+        events: collected,
+        next: { nextLedger: lastLedger, cursor: last.id },
+      };
     }
     cursor = page.cursor;
   }

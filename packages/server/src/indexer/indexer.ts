@@ -55,15 +55,25 @@ export class Indexer {
   /** Tracks the configured core contracts (once) and loads the in-memory view. */
   async init(): Promise<void> {
     const { db } = this.o;
-    const tracked = new Set((await db.select({ id: trackedContracts.contractId }).from(trackedContracts)).map((r) => r.id));
+    const tracked = new Set(
+      (await db.select({ id: trackedContracts.contractId }).from(trackedContracts)).map((r) => r.id),
+    );
     const missing = this.o.core.filter((c) => !tracked.has(c.contractId));
     if (missing.length > 0) {
       await db.transaction(async (tx) => {
         const start = Math.min(...missing.map((c) => c.startLedger));
-        const [s] = await tx.insert(streams).values({ nextLedger: start, cursor: null }).returning({ id: streams.id });
+        const [s] = await tx
+          .insert(streams)
+          .values({ nextLedger: start, cursor: null })
+          .returning({ id: streams.id });
         if (s === undefined) throw new Error("could not create a stream");
         await tx.insert(trackedContracts).values(
-          missing.map((c) => ({ contractId: c.contractId, role: c.role, startLedger: c.startLedger, streamId: s.id })),
+          missing.map((c) => ({
+            contractId: c.contractId,
+            role: c.role,
+            startLedger: c.startLedger,
+            streamId: s.id,
+          })),
         );
       });
     }
@@ -164,11 +174,19 @@ export class Indexer {
     return out;
   }
 
-  private async recordGap(streamId: number, ids: string[], fromLedger: number, toLedger: number): Promise<void> {
+  private async recordGap(
+    streamId: number,
+    ids: string[],
+    fromLedger: number,
+    toLedger: number,
+  ): Promise<void> {
     const reason = "outside the RPC's retention window";
     await this.o.db.transaction(async (tx) => {
       await tx.insert(gaps).values(ids.map((contractId) => ({ contractId, fromLedger, toLedger, reason })));
-      await tx.update(streams).set({ nextLedger: toLedger + 1, cursor: null, updatedAt: this.o.now() }).where(eq(streams.id, streamId));
+      await tx
+        .update(streams)
+        .set({ nextLedger: toLedger + 1, cursor: null, updatedAt: this.o.now() })
+        .where(eq(streams.id, streamId));
     });
     for (const contractId of ids) this.o.onGap?.({ contractId, fromLedger, toLedger, reason });
   }
@@ -189,7 +207,10 @@ export class Indexer {
         if (this.contractsOf(into.id).length + ids.length > MAX_CONTRACTS_PER_STREAM) continue;
         await this.o.db.transaction(async (tx) => {
           if (ids.length > 0) {
-            await tx.update(trackedContracts).set({ streamId: into.id }).where(inArray(trackedContracts.contractId, ids));
+            await tx
+              .update(trackedContracts)
+              .set({ streamId: into.id })
+              .where(inArray(trackedContracts.contractId, ids));
           }
           await tx.delete(streams).where(eq(streams.id, from.id));
         });
@@ -208,11 +229,16 @@ export class Indexer {
     // Observation time moves only when the head does: a head that stops advancing must turn stale.
     if (this.lastHead === sequence) return;
     this.lastHead = sequence;
-    await this.o.db.update(indexerState).set({ headLedger: sequence, headObservedAt: this.o.now() }).where(eq(indexerState.id, 1));
+    await this.o.db
+      .update(indexerState)
+      .set({ headLedger: sequence, headObservedAt: this.o.now() })
+      .where(eq(indexerState.id, 1));
   }
 
   private async recordProgress(progressed: boolean): Promise<void> {
-    const [row] = await this.o.db.select({ min: sql<number | null>`min(${streams.nextLedger})` }).from(streams);
+    const [row] = await this.o.db
+      .select({ min: sql<number | null>`min(${streams.nextLedger})` })
+      .from(streams);
     const processed = row?.min === null || row?.min === undefined ? null : Number(row.min) - 1;
     const set: Partial<typeof indexerState.$inferInsert> = { processedLedger: processed };
     if (progressed) set.processedAt = this.o.now();
@@ -223,9 +249,13 @@ export class Indexer {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -1,13 +1,13 @@
 // Projections: how each naming event changes the mirror. Pure over the page's working set (no I/O), applied
 // in chain order. An event that cannot be applied (wrong emitting contract, inconsistent node, unknown
 // namespace) throws ProjectionError and is dead-lettered; the archive keeps it either way.
-import { childNode, type ContractEvent, type EventOfType, type Namespace } from "@namereg/protocol";
+import { type ContractEvent, childNode, type EventOfType, type Namespace } from "@namereg/protocol";
 import type { ArchiveRow } from "./decode.ts";
 import {
   claimKey,
   type Keys,
-  type NamespaceRow,
   type NameRow,
+  type NamespaceRow,
   objectionKey,
   type ResolverRow,
   type TrackedRow,
@@ -157,7 +157,17 @@ export function project(ctx: ProjectionContext, event: ContractEvent, row: Archi
 }
 
 type RegistryEvent = EventOfType<
-  "ns_v1" | "dep_reg" | "att_reg" | "dep_res" | "set_res" | "reg_upg" | "res_upg" | "locked" | "prop_tr" | "acc_tr" | "canc_tr"
+  | "ns_v1"
+  | "dep_reg"
+  | "att_reg"
+  | "dep_res"
+  | "set_res"
+  | "reg_upg"
+  | "res_upg"
+  | "locked"
+  | "prop_tr"
+  | "acc_tr"
+  | "canc_tr"
 >;
 type RegistrarEvent = EventOfType<"name_v1" | "xfer_v1" | "sub_pol" | "sub_v1">;
 type ResolverEvent = EventOfType<"addr_v1" | "text_v1" | "pay_v1" | "disp_v1" | "chn_pol" | "chn_v1">;
@@ -178,7 +188,13 @@ type AllocatorEvent = EventOfType<
   | "fee_sweep"
 >;
 
-function track(ctx: ProjectionContext, contractId: string, role: Role, namespaceNode: string, ledger: number): void {
+function track(
+  ctx: ProjectionContext,
+  contractId: string,
+  role: Role,
+  namespaceNode: string,
+  ledger: number,
+): void {
   const existing = ctx.contract(contractId);
   if (existing !== undefined && !existing.retired) return;
   ctx.ws.tracked.set(contractId, {
@@ -269,7 +285,12 @@ function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: Arch
   return ns.label;
 }
 
-function projectRegistrar(ctx: ProjectionContext, event: RegistrarEvent, row: ArchiveRow, emitter: TrackedRow): string {
+function projectRegistrar(
+  ctx: ProjectionContext,
+  event: RegistrarEvent,
+  row: ArchiveRow,
+  emitter: TrackedRow,
+): string {
   const { ws } = ctx;
   const nsNode = emitter.namespaceNode ?? "";
   const ns = needNamespace(ctx, nsNode);
@@ -318,7 +339,12 @@ function projectRegistrar(ctx: ProjectionContext, event: RegistrarEvent, row: Ar
 
 const HISTORY_ACTION = { issue: "issued", transfer: "transferred", reclaim: "reclaimed" } as const;
 
-function applyNameChange(ctx: ProjectionContext, ns: NamespaceRow, event: EventOfType<"name_v1">, row: ArchiveRow): void {
+function applyNameChange(
+  ctx: ProjectionContext,
+  ns: NamespaceRow,
+  event: EventOfType<"name_v1">,
+  row: ArchiveRow,
+): void {
   const { ws } = ctx;
   const { data } = event;
   if (childNode(ns.node, data.label) !== event.node) {
@@ -348,11 +374,13 @@ function applyNameChange(ctx: ProjectionContext, ns: NamespaceRow, event: EventO
       ws.namespaces.set(ns.node, { ...ns, issuedNames: ns.issuedNames + 1 });
     }
   } else {
-    if (previous === null) throw new ProjectionError(`${data.action} of ${data.label}, which was never issued`);
+    if (previous === null)
+      throw new ProjectionError(`${data.action} of ${data.label}, which was never issued`);
     next = { ...previous, holder: data.holder, address: data.address, expiresAt, updatedLedger: row.ledger };
     if (data.action === "reclaim") {
       next.active = false;
-      if (previous.active) ws.namespaces.set(ns.node, { ...ns, issuedNames: Math.max(0, ns.issuedNames - 1) });
+      if (previous.active)
+        ws.namespaces.set(ns.node, { ...ns, issuedNames: Math.max(0, ns.issuedNames - 1) });
     }
     if (data.action === "transfer") {
       next.transferTo = null;
@@ -393,7 +421,12 @@ function resolverRow(ws: WorkingSet, node: string, generation: bigint, ledger: n
   };
 }
 
-function projectResolver(ctx: ProjectionContext, event: ResolverEvent, row: ArchiveRow, emitter: TrackedRow): string | null {
+function projectResolver(
+  ctx: ProjectionContext,
+  event: ResolverEvent,
+  row: ArchiveRow,
+  emitter: TrackedRow,
+): string | null {
   const { ws } = ctx;
   const label = ctx.labelOf(emitter.namespaceNode ?? "");
   switch (event.type) {
@@ -412,7 +445,10 @@ function projectResolver(ctx: ProjectionContext, event: ResolverEvent, row: Arch
       return label;
     }
     case "addr_v1":
-      ws.resolver.set(event.node, { ...resolverRow(ws, event.node, event.generation, row.ledger), address: event.data });
+      ws.resolver.set(event.node, {
+        ...resolverRow(ws, event.node, event.generation, row.ledger),
+        address: event.data,
+      });
       break;
     case "text_v1": {
       const r = resolverRow(ws, event.node, event.generation, row.ledger);
@@ -428,7 +464,10 @@ function projectResolver(ctx: ProjectionContext, event: ResolverEvent, row: Arch
       break;
     case "chn_v1": {
       const r = resolverRow(ws, event.node, event.generation, row.ledger);
-      ws.resolver.set(event.node, { ...r, chainNetworks: [...new Set([...r.chainNetworks, event.data.network])] });
+      ws.resolver.set(event.node, {
+        ...r,
+        chainNetworks: [...new Set([...r.chainNetworks, event.data.network])],
+      });
       break;
     }
   }
@@ -436,9 +475,18 @@ function projectResolver(ctx: ProjectionContext, event: ResolverEvent, row: Arch
   return label;
 }
 
-function projectPrimary(ctx: ProjectionContext, event: EventOfType<"set_pri" | "clr_pri">, row: ArchiveRow): void {
+function projectPrimary(
+  ctx: ProjectionContext,
+  event: EventOfType<"set_pri" | "clr_pri">,
+  row: ArchiveRow,
+): void {
   if (event.type === "set_pri") {
-    ctx.ws.primary.set(event.address, { address: event.address, name: event.data.name, ledger: row.ledger, txHash: row.txHash });
+    ctx.ws.primary.set(event.address, {
+      address: event.address,
+      name: event.data.name,
+      ledger: row.ledger,
+      txHash: row.txHash,
+    });
   } else {
     ctx.ws.primary.set(event.address, null);
   }
@@ -487,7 +535,8 @@ function projectAllocator(ctx: ProjectionContext, event: AllocatorEvent, row: Ar
       const key = objectionKey(event.id, event.data.objector);
       const o = ws.objections.get(key);
       if (o !== null) ws.objections.set(key, { ...o, live: false, endReason: event.data.reason });
-      const state = c.state === "objected" && ws.liveObjections(event.id).length === 0 ? "announced" : c.state;
+      const state =
+        c.state === "objected" && ws.liveObjections(event.id).length === 0 ? "announced" : c.state;
       ws.claims.set(claimKey(event.id), { ...c, state, updatedLedger: row.ledger });
       return c.label;
     }
@@ -501,8 +550,13 @@ function projectAllocator(ctx: ProjectionContext, event: AllocatorEvent, row: Ar
     case "clm_rej":
     case "clm_exp": {
       const c = claimOf(event.id);
-      const state = { clm_awd: "awarded", clm_wd: "withdrawn", clm_rej: "rejected", clm_exp: "expired" }[event.type];
-      const awardedAt = event.type === "clm_awd" && row.at !== null ? BigInt(Math.floor(row.at.getTime() / 1000)) : c.awardedAt;
+      const state = { clm_awd: "awarded", clm_wd: "withdrawn", clm_rej: "rejected", clm_exp: "expired" }[
+        event.type
+      ];
+      const awardedAt =
+        event.type === "clm_awd" && row.at !== null
+          ? BigInt(Math.floor(row.at.getTime() / 1000))
+          : c.awardedAt;
       ws.claims.set(claimKey(event.id), { ...c, state, awardedAt, updatedLedger: row.ledger });
       return c.label;
     }

@@ -3,19 +3,19 @@
 // events per second while the page still commits as one transaction.
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "../db/types.ts";
 import {
   claimObjections,
   claims,
   feeReceipts,
+  nameHistory,
   names,
   namespaces,
-  nameHistory,
   primaryNames,
   resolverRecords,
   subnames,
   trackedContracts,
 } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 export type NamespaceRow = typeof namespaces.$inferSelect;
 export type NameRow = typeof names.$inferSelect;
@@ -114,8 +114,12 @@ export class WorkingSet {
     await loadInto(db, feeReceipts, feeReceipts.label, keys.receipts, this.receipts, (r) => r.label);
     const claimIds = [...keys.claims];
     if (claimIds.length > 0) {
-      for (const r of await db.select().from(claims).where(inArray(claims.id, claimIds))) this.claims.seed(claimKey(r.id), r);
-      for (const r of await db.select().from(claimObjections).where(inArray(claimObjections.claimId, claimIds))) {
+      for (const r of await db.select().from(claims).where(inArray(claims.id, claimIds)))
+        this.claims.seed(claimKey(r.id), r);
+      for (const r of await db
+        .select()
+        .from(claimObjections)
+        .where(inArray(claimObjections.claimId, claimIds))) {
         this.objections.seed(objectionKey(r.claimId, r.objector), r);
       }
     }
@@ -132,13 +136,15 @@ export class WorkingSet {
     await upsert(db, names, names.node, this.names.changed().upserts);
     const primary = this.primary.changed();
     await upsert(db, primaryNames, primaryNames.address, primary.upserts);
-    if (primary.deletes.length > 0) await db.delete(primaryNames).where(inArray(primaryNames.address, primary.deletes));
+    if (primary.deletes.length > 0)
+      await db.delete(primaryNames).where(inArray(primaryNames.address, primary.deletes));
     await upsert(db, resolverRecords, resolverRecords.node, this.resolver.changed().upserts);
     await upsert(db, subnames, subnames.node, this.subnames.changed().upserts);
     await upsert(db, claims, claims.id, this.claims.changed().upserts);
     await upsertComposite(db, this.objections.changed().upserts);
     await upsert(db, feeReceipts, feeReceipts.label, this.receipts.changed().upserts);
-    for (const chunk of chunks(this.history, 1000)) await db.insert(nameHistory).values(chunk).onConflictDoNothing();
+    for (const chunk of chunks(this.history, 1000))
+      await db.insert(nameHistory).values(chunk).onConflictDoNothing();
     await upsert(db, trackedContracts, trackedContracts.contractId, [...this.tracked.values()]);
   }
 }
@@ -156,14 +162,22 @@ async function loadInto<T extends PgTable, R, K extends string>(
 ): Promise<void> {
   const list = [...keys];
   for (const chunk of chunks(list, 5000)) {
-    const found = (await db.select().from(table as PgTable).where(inArray(column, chunk))) as R[];
+    const found = (await db
+      .select()
+      .from(table as PgTable)
+      .where(inArray(column, chunk))) as R[];
     for (const r of found) rows.seed(keyOf(r), r);
   }
   for (const k of list) rows.seed(k, null);
 }
 
 /** Multi-row INSERT … ON CONFLICT (key) DO UPDATE of every other column, in chunks under the parameter limit. */
-async function upsert<T extends PgTable>(db: Db, table: T, key: PgColumn, rows: readonly object[]): Promise<void> {
+async function upsert<T extends PgTable>(
+  db: Db,
+  table: T,
+  key: PgColumn,
+  rows: readonly object[],
+): Promise<void> {
   if (rows.length === 0) return;
   const columns = getTableColumns(table);
   const set: Record<string, SQL> = {};

@@ -1,0 +1,43 @@
+// Cross-origin access for public data only (spec §1 and §5.6). Console and other private routes get no CORS
+// headers, so browsers keep other sites' pages from calling them with a user's session.
+import cors, { type FastifyCorsOptions } from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * Path prefixes open to any origin. A prefix covers itself and everything below it (`/v1` covers `/v1/x`, not
+ * `/v1x`). Routes that become public are opted in here.
+ */
+export const PUBLIC_PREFIXES: readonly string[] = [
+  "/v1",
+  "/health",
+  "/federation",
+  "/.well-known/stellar.toml",
+];
+
+/** Headers a browser script may read: the rate-limit state, so clients can back off. */
+const EXPOSED_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"];
+
+const PUBLIC: FastifyCorsOptions = {
+  origin: "*",
+  methods: ["GET", "HEAD", "POST"],
+  exposedHeaders: EXPOSED_HEADERS,
+  maxAge: 86_400,
+  // A bare OPTIONS without Origin is not a browser preflight; answer it plainly rather than with a text error.
+  strictPreflight: false,
+};
+
+const PRIVATE: FastifyCorsOptions = { origin: false };
+
+export function isPublicPath(url: string, prefixes: readonly string[] = PUBLIC_PREFIXES): boolean {
+  const path = url.split("?", 1)[0] ?? url;
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+export async function registerCors(
+  app: FastifyInstance,
+  prefixes: readonly string[] = PUBLIC_PREFIXES,
+): Promise<void> {
+  await app.register(cors, {
+    delegator: (request, callback) => callback(null, isPublicPath(request.url, prefixes) ? PUBLIC : PRIVATE),
+  });
+}

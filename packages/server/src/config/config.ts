@@ -1,0 +1,61 @@
+// The shape every module receives. Unset optional values are `null` so the shape is the same in every deployment.
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+/** The `namereg` command a configuration is loaded for; it decides which variables are required. */
+export type Role = "dev" | "start" | "serve" | "index" | "migrate";
+
+export type ContractName = "registry" | "allocator" | "lookup" | "primary";
+
+export interface ContractConfig {
+  readonly id: string | null;
+  /** The ledger the contract was deployed in, where the indexer starts; null: the oldest the RPC retains. */
+  readonly startLedger: number | null;
+}
+
+export interface Config {
+  readonly role: Role;
+  readonly port: number;
+  readonly host: string;
+  readonly serviceName: string;
+  readonly logLevel: LogLevel;
+  /** Absolute. */
+  readonly dataDir: string;
+  readonly trustProxy: boolean | number | readonly string[];
+  readonly database: {
+    /** `postgres://…`, `memory://`, or `file://…` (PGlite directory; default `DATA_DIR/pglite`). */
+    readonly url: string;
+    /** Equal to `url` unless a read replica is configured. */
+    readonly readUrl: string;
+  };
+  readonly redisUrl: string | null;
+  readonly chain: {
+    readonly rpcUrl: string | null;
+    readonly networkPassphrase: string | null;
+    readonly contracts: Readonly<Record<ContractName, ContractConfig>>;
+  };
+  readonly rateLimit: {
+    readonly perMinute: number;
+    readonly intentPerMinute: number;
+  };
+  readonly market: {
+    readonly enabled: boolean;
+    readonly escrowAccount: string | null;
+    readonly escrowSecret: string | null;
+    readonly feeBps: number;
+  };
+  readonly billing: {
+    readonly enabled: boolean;
+    readonly account: string | null;
+    /** ISO instant; enforcement applies from this instant on. Null: no grace period. */
+    readonly graceUntil: string | null;
+  };
+  readonly session: {
+    readonly secret: string;
+    /** True when SESSION_SECRET was unset and a per-process secret was made up. */
+    readonly generated: boolean;
+  };
+  readonly homeDomain: string;
+  /** Things an operator should hear about at startup that do not stop it. */
+  readonly warnings: readonly string[];
+}

@@ -1,0 +1,221 @@
+// The environment as the operator writes it: one entry per variable, with the defaults of docs/configuration.md.
+// Every variable is parsed here and nowhere else; `load.ts` turns the parsed result into the Config shape.
+import { isAccountId, isContractId } from "@namereg/protocol";
+import { Keypair, StrKey } from "@stellar/stellar-sdk";
+import { z } from "zod";
+import { databaseUrlKind } from "../db/url.ts";
+
+/** An empty or blank variable counts as unset, as it does in most deployment tools' env files. */
+function blankToUndefined(value: unknown): unknown {
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+}
+
+function variable<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToUndefined, schema);
+}
+
+function integer(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^[+-]?\d+$/, { error: `must be an integer from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, { error: `must be an integer from ${min} to ${max}` })
+        .max(max, { error: `must be an integer from ${min} to ${max}` }),
+    );
+}
+
+const boolean = () =>
+  z.stringbool({ truthy: ["true", "1"], falsy: ["false", "0"], error: "must be true, false, 1 or 0" });
+
+const text = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: `must be ${what}` });
+
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+
+const redisUrl = () => z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" });
+
+const databaseUrl = () =>
+  z
+    .string()
+    .trim()
+    .refine((url) => databaseUrlKind(url) !== null, {
+      error: "must be a postgres:// or postgresql:// URL, memory://, or a file:// URL of a PGlite directory",
+    });
+
+const contractId = () =>
+  z.string().trim().refine(isContractId, { error: "must be a contract ID (a C… strkey)" });
+
+const accountId = () =>
+  z.string().trim().refine(isAccountId, { error: "must be an account ID (a G… strkey)" });
+
+const secretSeed = () =>
+  z
+    .string()
+    .trim()
+    .refine((s) => StrKey.isValidEd25519SecretSeed(s), { error: "must be a secret key (an S… strkey)" });
+
+const LEDGER_MAX = 2 ** 32 - 1;
+const ledger = () => integer(1, LEDGER_MAX);
+
+/** A calendar date means "through the end of that day (UTC)"; a date-time with offset is taken as the instant. */
+const isoDate = () =>
+  z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: "must be an ISO 8601 date (2026-01-31) or date-time with offset (2026-01-31T12:00:00Z)",
+  });
+
+const hostName = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:\d{1,5})?$/i, {
+      error: "must be a host name such as example.com (no scheme, no path)",
+    });
+
+/**
+ * `true`/`false`, a hop count, or a comma-separated list of proxy addresses/CIDRs, as Fastify's `trustProxy`
+ * understands them. Needed behind a load balancer so the per-IP rate limit sees clients, not the balancer.
+ */
+const trustProxy = () =>
+  z
+    .string()
+    .trim()
+    .transform((raw, ctx): boolean | number | string[] => {
+      const lower = raw.toLowerCase();
+      if (lower === "true" || lower === "1") return true;
+      if (lower === "false" || lower === "0") return false;
+      if (/^\d+$/.test(raw)) return Number(raw);
+      const list = raw
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+      if (list.length === 0 || list.some((s) => !/^[0-9a-f.:/]+$/i.test(s))) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be true, false, a hop count, or a comma-separated list of addresses or CIDRs",
+        });
+        return z.NEVER;
+      }
+      return list;
+    });
+
+export const CONTRACTS = ["REGISTRY", "ALLOCATOR", "LOOKUP", "PRIMARY"] as const;
+
+/** Variables whose values are never echoed in errors nor logged. */
+export const SECRET_VARIABLES: ReadonlySet<string> = new Set(["ESCROW_SECRET", "SESSION_SECRET"]);
+
+/** Variables that may embed credentials in a URL; their passwords are masked wherever they are shown. */
+export const URL_VARIABLES: ReadonlySet<string> = new Set(["DATABASE_URL", "DATABASE_READ_URL", "REDIS_URL"]);
+
+const envShape = {
+  PORT: variable(integer(0, 65535).default(8080)),
+  HOST: variable(text("a host name or address").default("127.0.0.1")),
+  SERVICE_NAME: variable(
+    text("a non-empty name").max(64, { error: "must be at most 64 characters" }).default("namereg"),
+  ),
+  LOG_LEVEL: variable(
+    z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+  ),
+  DATA_DIR: variable(text("a directory path").default("./data")),
+  TRUST_PROXY: variable(trustProxy().optional()),
+  DATABASE_URL: variable(databaseUrl().optional()),
+  DATABASE_READ_URL: variable(databaseUrl().optional()),
+  REDIS_URL: variable(redisUrl().optional()),
+  RPC_URL: variable(httpUrl().optional()),
+  NETWORK_PASSPHRASE: variable(text("a network passphrase").optional()),
+  REGISTRY_ID: variable(contractId().optional()),
+  ALLOCATOR_ID: variable(contractId().optional()),
+  LOOKUP_ID: variable(contractId().optional()),
+  PRIMARY_ID: variable(contractId().optional()),
+  REGISTRY_START_LEDGER: variable(ledger().optional()),
+  ALLOCATOR_START_LEDGER: variable(ledger().optional()),
+  LOOKUP_START_LEDGER: variable(ledger().optional()),
+  PRIMARY_START_LEDGER: variable(ledger().optional()),
+  RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(600)),
+  INTENT_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(10)),
+  MARKET_ENABLED: variable(boolean().default(false)),
+  ESCROW_ACCOUNT: variable(accountId().optional()),
+  ESCROW_SECRET: variable(secretSeed().optional()),
+  MARKET_FEE_BPS: variable(integer(0, 10_000).default(250)),
+  BILLING_ENABLED: variable(boolean().default(false)),
+  BILLING_ACCOUNT: variable(accountId().optional()),
+  BILLING_GRACE_UNTIL: variable(isoDate().optional()),
+  SESSION_SECRET: variable(
+    z.string().min(32, { error: "must be at least 32 characters (use a random string)" }).optional(),
+  ),
+  HOME_DOMAIN: variable(hostName().default("localhost")),
+};
+
+export const envSchema = z.object(envShape);
+
+export type ParsedEnv = z.output<typeof envSchema>;
+
+export interface RelationProblem {
+  readonly variable: string;
+  readonly message: string;
+}
+
+const INVALID = Symbol("invalid");
+
+/**
+ * Problems between variables. Each variable is parsed on its own here so these are found even while other
+ * variables are bad, and a variable that is itself invalid (already reported) takes part in no check.
+ */
+export function relationProblems(raw: Readonly<Record<string, string | undefined>>): RelationProblem[] {
+  type Shape = typeof envShape;
+  const value = <K extends keyof Shape>(name: K): z.output<Shape[K]> | typeof INVALID => {
+    const parsed = envShape[name].safeParse(raw[name]);
+    // TypeScript cannot narrow the union of all fields' outputs to field K's.
+    return parsed.success ? (parsed.data as z.output<Shape[K]>) : INVALID;
+  };
+  const problems: RelationProblem[] = [];
+  const problem = (variable: string, message: string) => problems.push({ variable, message });
+
+  const readUrl = value("DATABASE_READ_URL");
+  const writeUrl = value("DATABASE_URL");
+  if (typeof readUrl === "string") {
+    if (databaseUrlKind(readUrl) !== "postgres") {
+      problem("DATABASE_READ_URL", "must be a postgres:// or postgresql:// URL");
+    } else if (
+      writeUrl === undefined ||
+      (typeof writeUrl === "string" && databaseUrlKind(writeUrl) !== "postgres")
+    ) {
+      problem("DATABASE_READ_URL", "needs DATABASE_URL to be a PostgreSQL URL as well");
+    }
+  }
+
+  for (const contract of CONTRACTS) {
+    if (value(`${contract}_START_LEDGER`) !== undefined && value(`${contract}_ID`) === undefined) {
+      problem(`${contract}_START_LEDGER`, `is set but ${contract}_ID is not`);
+    }
+  }
+
+  const escrowAccount = value("ESCROW_ACCOUNT");
+  const escrowSecret = value("ESCROW_SECRET");
+  if (value("MARKET_ENABLED") === true) {
+    if (escrowAccount === undefined) problem("ESCROW_ACCOUNT", "is required when MARKET_ENABLED is true");
+    if (escrowSecret === undefined) problem("ESCROW_SECRET", "is required when MARKET_ENABLED is true");
+  }
+  if (
+    typeof escrowAccount === "string" &&
+    typeof escrowSecret === "string" &&
+    Keypair.fromSecret(escrowSecret).publicKey() !== escrowAccount
+  ) {
+    problem("ESCROW_SECRET", "is not the secret key of ESCROW_ACCOUNT");
+  }
+
+  if (value("BILLING_ENABLED") === true && value("BILLING_ACCOUNT") === undefined) {
+    problem("BILLING_ACCOUNT", "is required when BILLING_ENABLED is true");
+  }
+  return problems;
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { redactUrl } from "../db/url.ts";
+import type { Config, ContractConfig, ContractName, Role } from "./config.ts";
+import {
+  type CONTRACTS,
+  envSchema,
+  type ParsedEnv,
+  relationProblems,
+  SECRET_VARIABLES,
+  URL_VARIABLES,
+} from "./env-schema.ts";
+import { deepFreeze } from "./freeze.ts";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface LoadOptions {
+  /** Which command runs; decides which variables are required. Default `serve`. */
+  readonly role?: Role;
+}
+
+export interface ConfigProblem {
+  readonly variable: string;
+  readonly message: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: readonly ConfigProblem[]) {
+    const lines = problems.map((p) => `  - ${p.variable}: ${p.message}`);
+    const noun = problems.length === 1 ? "problem" : "problems";
+    super(
+      `Invalid configuration (${problems.length} ${noun}); see docs/configuration.md:\n${lines.join("\n")}`,
+    );
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+const REQUIRED_BY_ROLE: Readonly<Record<Role, readonly string[]>> = {
+  dev: [],
+  serve: [],
+  migrate: [],
+  start: ["RPC_URL"],
+  index: ["RPC_URL"],
+};
+
+/**
+ * Reads the environment once into a deeply frozen Config. Throws ConfigError naming every bad variable.
+ * The environment is only read, never changed.
+ */
+export function loadConfig(env: Env = process.env, options: LoadOptions = {}): Config {
+  const role = options.role ?? "serve";
+  const problems: ConfigProblem[] = [];
+
+  for (const name of REQUIRED_BY_ROLE[role]) {
+    if ((env[name] ?? "").trim() === "") {
+      problems.push({ variable: name, message: `is required for \`namereg ${role}\`` });
+    }
+  }
+
+  problems.push(...relationProblems(env));
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? "environment");
+      problems.push({ variable, message: withValue(issue.message, variable, env[variable]) });
+    }
+  }
+
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigError(problems.sort((a, b) => a.variable.localeCompare(b.variable)));
+  }
+  return deepFreeze(toConfig(parsed.data, role));
+}
+
+function withValue(message: string, variable: string, raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === "" || SECRET_VARIABLES.has(variable)) return message;
+  const shown = URL_VARIABLES.has(variable) ? redactUrl(raw) : raw;
+  const clipped = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
+  return `${message} (got ${JSON.stringify(clipped)})`;
+}
+
+function toConfig(env: ParsedEnv, role: Role): Config {
+  const dataDir = resolve(env.DATA_DIR);
+  const databaseUrl = env.DATABASE_URL ?? pathToFileURL(resolve(dataDir, "pglite")).href;
+  const warnings: string[] = [];
+
+  let sessionSecret = env.SESSION_SECRET;
+  const generated = sessionSecret === undefined;
+  if (sessionSecret === undefined) {
+    sessionSecret = randomBytes(32).toString("base64url");
+    warnings.push(
+      "SESSION_SECRET is unset: wallet sessions are signed with a secret made up for this process, so they end " +
+        "when it stops and are not accepted by other replicas. Set SESSION_SECRET outside development.",
+    );
+  }
+
+  const contract = (name: (typeof CONTRACTS)[number]): ContractConfig => ({
+    id: env[`${name}_ID`] ?? null,
+    startLedger: env[`${name}_START_LEDGER`] ?? null,
+  });
+  const contracts: Record<ContractName, ContractConfig> = {
+    registry: contract("REGISTRY"),
+    allocator: contract("ALLOCATOR"),
+    lookup: contract("LOOKUP"),
+    primary: contract("PRIMARY"),
+  };
+
+  return {
+    role,
+    port: env.PORT,
+    host: env.HOST,
+    serviceName: env.SERVICE_NAME,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    trustProxy: env.TRUST_PROXY ?? false,
+    database: { url: databaseUrl, readUrl: env.DATABASE_READ_URL ?? databaseUrl },
+    redisUrl: env.REDIS_URL ?? null,
+    chain: {
+      rpcUrl: env.RPC_URL ?? null,
+      networkPassphrase: env.NETWORK_PASSPHRASE ?? null,
+      contracts,
+    },
+    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, intentPerMinute: env.INTENT_RATE_LIMIT_PER_MINUTE },
+    market: {
+      enabled: env.MARKET_ENABLED,
+      escrowAccount: env.ESCROW_ACCOUNT ?? null,
+      escrowSecret: env.ESCROW_SECRET ?? null,
+      feeBps: env.MARKET_FEE_BPS,
+    },
+    billing: {
+      enabled: env.BILLING_ENABLED,
+      account: env.BILLING_ACCOUNT ?? null,
+      graceUntil: env.BILLING_GRACE_UNTIL === undefined ? null : graceEnd(env.BILLING_GRACE_UNTIL),
+    },
+    session: { secret: sessionSecret, generated },
+    homeDomain: env.HOME_DOMAIN,
+    warnings,
+  };
+}
+
+/** A bare date grants grace through the whole of that day (UTC); a date-time is the instant itself. */
+function graceEnd(value: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const start = Date.parse(`${value}T00:00:00Z`);
+    return new Date(start + 24 * 60 * 60 * 1000).toISOString();
+  }
+  return new Date(value).toISOString();
+}

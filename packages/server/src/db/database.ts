@@ -1,0 +1,29 @@
+import { openPglite } from "./pglite.ts";
+import { openPostgres } from "./postgres.ts";
+import type { Database } from "./types.ts";
+import { databaseUrlKind, redactUrl } from "./url.ts";
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…`, `memory://`, or `file://…` (a PGlite directory). */
+  readonly url: string;
+  /** A PostgreSQL read replica; defaults to `url`. Ignored for PGlite, which has one connection. */
+  readonly readUrl?: string;
+  /** Errors on background connections (idle pool clients, the LISTEN connection). Default: ignored. */
+  readonly onError?: (error: Error) => void;
+}
+
+/** Opens the database without changing it; call `migrate()` before first use. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  switch (databaseUrlKind(options.url)) {
+    case "pglite":
+      return openPglite(options.url);
+    case "postgres":
+      return openPostgres({
+        url: options.url,
+        ...(options.readUrl === undefined ? {} : { readUrl: options.readUrl }),
+        onError: options.onError ?? (() => {}),
+      });
+    default:
+      throw new Error(`unsupported database URL ${redactUrl(options.url)}`);
+  }
+}

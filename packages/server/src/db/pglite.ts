@@ -1,0 +1,49 @@
+// The embedded database: PGlite in this process, in memory or in a directory. One connection serves both
+// reading and writing, and LISTEN/NOTIFY stays inside the process.
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { LocalLocks } from "./local-locks.ts";
+import * as schema from "./schema.ts";
+import { checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
+import type { Database, Db, Row } from "./types.ts";
+import { MEMORY_URL, pgliteDataDir } from "./url.ts";
+
+export async function openPglite(url: string): Promise<Database> {
+  const dataDir = pgliteDataDir(url);
+  if (dataDir !== MEMORY_URL) await mkdir(dataDir, { recursive: true });
+  return pgliteDatabase(await PGlite.create(dataDir));
+}
+
+/** Wraps an open PGlite; closing the Database closes it. */
+export function pgliteDatabase(client: PGlite): Database {
+  const drizzleDb = drizzle({ client, schema });
+  const db: Db = drizzleDb;
+  const locks = new LocalLocks();
+
+  return {
+    kind: "pglite",
+    db,
+    reader: db,
+    migrate: async () => {
+      await migrate(drizzleDb, { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    healthy: () => withinTime(() => client.query("select 1"), 2000),
+    query: async <T extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query<T>(sql, [...params])).rows,
+    notify: async (channel, payload) => {
+      await client.query("select pg_notify($1, $2)", [checkChannel(channel), payload]);
+    },
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(checkChannel(channel), onPayload);
+      return { close: () => unlisten() };
+    },
+    tryAdvisoryLock: async (key) => locks.tryAcquire(lockKey(key)),
+    advisoryLock: (key, options = {}) => locks.acquire(lockKey(key), options.signal),
+    close: async () => {
+      locks.close();
+      if (!client.closed) await client.close();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+// PostgreSQL: a writer pool, a reader pool when a replica is configured, and dedicated connections for what a
+// pool cannot do — LISTEN, and session-level advisory locks that last exactly as long as their connection.
+import { drizzle } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { PgListener } from "./pg-listener.ts";
+import * as schema from "./schema.ts";
+import { advisoryLockKey, checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
+import type { AdvisoryLock, Database, Db, Row } from "./types.ts";
+
+export interface PostgresOptions {
+  readonly url: string;
+  readonly readUrl?: string;
+  /** Errors on idle or background connections, which no caller is waiting for. */
+  readonly onError: (error: Error) => void;
+}
+
+const MIGRATION_LOCK = advisoryLockKey("namereg:migrate");
+
+export function openPostgres(options: PostgresOptions): Database {
+  const { url, onError } = options;
+  const readUrl = options.readUrl ?? url;
+  const pool = (connectionString: string) => {
+    const p = new pg.Pool({ connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    p.on("error", onError);
+    return p;
+  };
+  const writerPool = pool(url);
+  const readerPool = readUrl === url ? writerPool : pool(readUrl);
+  const db: Db = drizzle({ client: writerPool, schema });
+  const reader: Db = readerPool === writerPool ? db : drizzle({ client: readerPool, schema });
+  const listener = new PgListener(url, onError);
+  const sessions = new Set<pg.Client>();
+
+  /** A connection outside the pools, ended by close() if its owner has not ended it. */
+  const session = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: url, keepAlive: true });
+    // Without a listener an error on this socket would crash the process; owners watch "end" instead.
+    client.on("error", onError);
+    client.on("end", () => sessions.delete(client));
+    sessions.add(client);
+    try {
+      await client.connect();
+    } catch (error) {
+      sessions.delete(client);
+      await client.end().catch(() => {});
+      throw error;
+    }
+    return client;
+  };
+
+  const hold = (client: pg.Client, key: bigint): AdvisoryLock => {
+    const lost = new AbortController();
+    let released = false;
+    client.on("end", () => {
+      if (!released) lost.abort(new Error("the connection holding the advisory lock ended"));
+    });
+    return {
+      key,
+      lost: lost.signal,
+      release: async () => {
+        if (released) return;
+        released = true;
+        // Ending the session releases the lock; unlocking first just makes it immediate for the server.
+        await client.query("select pg_advisory_unlock($1::bigint)", [key.toString()]).catch(() => {});
+        await client.end().catch(() => {});
+      },
+    };
+  };
+
+  return {
+    kind: "postgres",
+    db,
+    reader,
+    migrate: async () => {
+      // Replicas starting together would race to create the same tables; the lock queues them.
+      const client = await session();
+      try {
+        await client.query("select pg_advisory_lock($1::bigint)", [MIGRATION_LOCK.toString()]);
+        await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    healthy: async () => {
+      const checks = [withinTime(() => writerPool.query("select 1"), 2000)];
+      if (readerPool !== writerPool) checks.push(withinTime(() => readerPool.query("select 1"), 2000));
+      return (await Promise.all(checks)).every(Boolean);
+    },
+    query: async <T extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
+      (await writerPool.query<T>(sql, [...params])).rows,
+    notify: async (channel, payload) => {
+      await writerPool.query("select pg_notify($1, $2)", [checkChannel(channel), payload]);
+    },
+    listen: (channel, onPayload, listenOptions = {}) =>
+      listener.subscribe(checkChannel(channel), onPayload, listenOptions),
+    tryAdvisoryLock: async (key) => {
+      const k = lockKey(key);
+      const client = await session();
+      try {
+        const { rows } = await client.query<{ ok: boolean }>(
+          "select pg_try_advisory_lock($1::bigint) as ok",
+          [k.toString()],
+        );
+        if (rows[0]?.ok === true) return hold(client, k);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
+      await client.end().catch(() => {});
+      return null;
+    },
+    advisoryLock: async (key, lockOptions = {}) => {
+      const k = lockKey(key);
+      const { signal } = lockOptions;
+      signal?.throwIfAborted();
+      const client = await session();
+      // A waiting pg_advisory_lock cannot be cancelled from its own connection; ending it ends the wait.
+      const onAbort = () => void client.end().catch(() => {});
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        signal?.throwIfAborted();
+        await client.query("select pg_advisory_lock($1::bigint)", [k.toString()]);
+      } catch (error) {
+        await client.end().catch(() => {});
+        if (signal?.aborted) throw signal.reason;
+        throw error;
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+      }
+      if (signal?.aborted) {
+        await client.end().catch(() => {});
+        throw signal.reason;
+      }
+      return hold(client, k);
+    },
+    close: async () => {
+      await listener.close();
+      await Promise.all([...sessions].map((client) => client.end().catch(() => {})));
+      await writerPool.end();
+      if (readerPool !== writerPool) await readerPool.end();
+    },
+  };
+}
