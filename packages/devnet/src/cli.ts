@@ -41,6 +41,7 @@ export function describeDevnet(devnet: NamingDevnet): string {
       "",
       `bulk: ${b.events} events (${b.names} names in ${b.namespaces.length} namespaces), ledgers ${b.firstLedger}–${b.lastLedger}, generated in ${b.seconds.toFixed(1)} s`,
     );
+    for (const ns of b.namespaces) lines.push(`  ${ns.label.padEnd(10)} registrar ${ns.registrar}`);
   }
   return lines.join("\n");
 }

@@ -1,8 +1,9 @@
 // Typed ScVal codecs. The SDK's nativeToScVal/scValToNative guess types from JS values and accept anything;
 // the contracts fix exact layouts (u64 vs i128, Bytes vs String, maps with symbol keys), so every layout is
 // written down once here as a codec that encodes exactly and rejects anything else with a typed error.
-import { Address, xdr } from "@stellar/stellar-sdk";
+import { Address, StrKey, xdr } from "@stellar/stellar-sdk";
 import { isValidLabel } from "./labels.ts";
+import { readScVal } from "./scval-reader.ts";
 
 export class ScValDecodeError extends Error {
   readonly path: string;
@@ -186,9 +187,30 @@ export const address: Codec<string> = {
     if (kind !== "scAddressTypeAccount" && kind !== "scAddressTypeContract") {
       throw new ScValDecodeError(path, `unsupported address kind ${kind}`);
     }
-    return Address.fromScVal(a).toString();
+    const raw =
+      kind === "scAddressTypeAccount" ? a.address.accountId.ed25519.value : a.address.contractId.value;
+    return cachedStrKey(kind === "scAddressTypeAccount" ? "G" : "C", raw);
   },
 };
+
+// Strkey encoding (base32 + CRC16) is the costliest part of decoding an event; the same few thousand holders
+// and contracts recur across millions of events, so encodings are memoised (bounded, cleared when full).
+const STRKEY_CACHE_MAX = 100_000;
+const strkeyCache = new Map<string, string>();
+
+function cachedStrKey(prefix: "G" | "C", raw: Uint8Array): string {
+  const cacheKey = prefix + Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("latin1");
+  let out = strkeyCache.get(cacheKey);
+  if (out === undefined) {
+    out =
+      prefix === "G"
+        ? StrKey.encodeEd25519PublicKey(Buffer.from(raw))
+        : StrKey.encodeContract(Buffer.from(raw));
+    if (strkeyCache.size >= STRKEY_CACHE_MAX) strkeyCache.clear();
+    strkeyCache.set(cacheKey, out);
+  }
+  return out;
+}
 
 export function option<T>(inner: Codec<T>): Codec<T | null> {
   return {
@@ -290,9 +312,10 @@ export function struct<F extends Record<string, Codec<unknown>>>(
   };
 }
 
+/** Reads base64 XDR for decoding (fast path for the kinds the codecs use; not re-encodable). */
 export function scValFromBase64(b64: string, path = ""): xdr.ScVal {
   try {
-    return xdr.ScVal.fromXDR(b64, "base64");
+    return readScVal(b64);
   } catch {
     throw new ScValDecodeError(path, "not a valid base64 XDR ScVal");
   }

@@ -1,28 +1,45 @@
 #!/usr/bin/env node
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
+import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
+
+const USAGE = `usage: namereg <command>
+
+  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DATA_DIR)
+  start     API + indexer against the configured RPC and database
+  serve     API only (several replicas may run against one database)
+  index     indexer only (one active writer per database; others wait as standbys)
+  migrate   apply database migrations and exit
+  devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
+
+Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
 
-const PLANNED = ["dev", "start", "serve", "index", "migrate"];
-const USAGE = `usage: namereg <dev|start|serve|index|migrate|devnet> [options]`;
+const COMMANDS: Record<string, () => Promise<void>> = {
+  dev: () => devCommand(),
+  start: () => startCommand(),
+  serve: () => serveCommand(),
+  index: () => indexCommand(),
+  migrate: () => migrateCommand(),
+  devnet: () => runDevnetCli(rest),
+};
 
 async function main(): Promise<void> {
-  if (command === "help" || command === "--help") {
-    console.log(USAGE);
-  } else if (command === "devnet") {
-    await runDevnetCli(rest);
-  } else if (PLANNED.includes(command)) {
-    console.log(
-      `namereg ${command}: not yet available in this build (the server is being built; see README).`,
-    );
-  } else {
-    console.error(`namereg: unknown command ${JSON.stringify(command)}\n${USAGE}`);
-    process.exitCode = 1;
+  const run = COMMANDS[command];
+  if (run === undefined) {
+    const known = command === "help" || command === "--help" || command === "-h";
+    (known ? console.log : console.error)(USAGE);
+    if (!known) process.exitCode = 1;
+    return;
   }
+  await run();
 }
 
-main().catch((err: unknown) => {
-  console.error(`namereg ${command}: ${err instanceof Error ? err.message : String(err)}`);
-  process.exitCode = 1;
-});
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err: unknown) => {
+    console.error(`namereg ${command}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -5,12 +5,16 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import type { Redis } from "ioredis";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
+import type { ChainHeadSource } from "./chain-head.ts";
 import { loggerOptions } from "./logger.ts";
 import { registerCors } from "./plugins/cors.ts";
 import { frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { connectRedis } from "./redis.ts";
+import { archiveRoutes } from "./routes/archive.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { ledgerRoutes } from "./routes/ledger.ts";
+import { statusRoutes } from "./routes/status.ts";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -36,6 +40,13 @@ export interface AppDeps {
   /** Default `<SERVICE_NAME>:ratelimit:`. */
   readonly rateLimitKeyPrefix?: string;
   readonly bodyLimit?: number;
+  /**
+   * The service RPC's view of the chain head, for status, stats and ledger/head; production passes
+   * `{ head: () => rpcClient.getLatestLedger() }`. Undefined: no RPC, reported as down.
+   */
+  readonly chain?: ChainHeadSource;
+  /** The clock that freshness is judged by; default: the system clock. */
+  readonly now?: () => Date;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -84,6 +95,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     installErrorHandling(app, app.rateLimit());
 
     await app.register(healthRoutes, { serviceName: config.serviceName });
+    const mirror = { db: deps.db, chain: deps.chain, now: deps.now ?? (() => new Date()) };
+    await app.register(statusRoutes, mirror);
+    await app.register(ledgerRoutes, mirror);
+    await app.register(archiveRoutes, mirror);
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

@@ -171,10 +171,8 @@ export const nameHistory = pgTable(
     at: tz("at"),
     ingestedAt: tz("ingested_at").notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("name_history_event_idx").on(t.eventId),
-    index("name_history_node_idx").on(t.node, t.id),
-  ],
+  // No unique index on event_id: the archive's primary key already makes each event projected once.
+  (t) => [index("name_history_node_idx").on(t.node, t.id)],
 );
 
 /** Count of successful resolutions per name, flushed in batches off the resolve path. */

@@ -2,8 +2,9 @@
 // the projections of the new events in chain order, dead letters, discovered contracts and the stream's
 // position. Either all of it commits or none of it does.
 import type { Namespace } from "@namereg/protocol";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { RawEvent } from "../chain/rpc-client.ts";
+import { anyOf, bulkWrite } from "../db/bulk.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
@@ -45,7 +46,7 @@ export async function applyBatch(
       incoming.map((e) => e.row.id),
       5000,
     )) {
-      for (const r of await tx.select({ id: events.id }).from(events).where(inArray(events.id, chunk)))
+      for (const r of await tx.select({ id: events.id }).from(events).where(anyOf(events.id, chunk)))
         known.add(r.id);
     }
     const fresh = incoming.filter((e) => !known.has(e.row.id));
@@ -84,12 +85,12 @@ export async function applyBatch(
         letters.push(deadLetter(e, err.message));
       }
     }
-    for (const chunk of chunks(
+    await bulkWrite(
+      tx,
+      events,
       fresh.map((e) => e.row),
-      2000,
-    )) {
-      await tx.insert(events).values(chunk).onConflictDoNothing();
-    }
+      { conflict: [events.id], onConflict: "nothing" },
+    );
     if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
     for (const t of ws.tracked.values()) {
       if (t.streamId === NEW_STREAM) {

@@ -8,7 +8,13 @@ import { LedgerRangeError, type RawEvent, type RpcClient } from "../chain/rpc-cl
 import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
-import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM } from "./fetch-batch.ts";
+import {
+  type Batch,
+  closesLedger,
+  fetchBatch,
+  MAX_CONTRACTS_PER_STREAM,
+  type StreamPosition,
+} from "./fetch-batch.ts";
 import type { Role } from "./project.ts";
 
 export interface CoreContract {
@@ -47,6 +53,11 @@ export class Indexer {
     Pick<IndexerOptions, "onBatch" | "onGap" | "onError">;
   private readonly cache: IndexerCache = { contracts: new Map(), labels: new Map() };
   private lastHead: number | null = null;
+  private signal: AbortSignal | null = null;
+
+  private stopping(): boolean {
+    return this.signal?.aborted === true;
+  }
 
   constructor(opts: IndexerOptions) {
     this.o = { pollMs: 1000, pageLimit: 10_000, now: () => new Date(), ...opts };
@@ -107,6 +118,7 @@ export class Indexer {
 
   /** Runs until `signal` aborts; errors are reported and retried after a pause, never fatal. */
   async run(signal: AbortSignal): Promise<void> {
+    this.signal = signal;
     while (!signal.aborted) {
       let progressed = false;
       try {
@@ -122,32 +134,47 @@ export class Indexer {
     return [...this.cache.contracts.values()].filter((c) => c.streamId === streamId).map((c) => c.contractId);
   }
 
+  /**
+   * Drains a stream up to the head, fetching the next batch while the current one commits (network and
+   * database overlap). A prefetched batch is discarded if its predecessor fails to commit.
+   */
   private async advance(stream: typeof streams.$inferSelect, ids: string[]): Promise<boolean> {
-    const position = { nextLedger: stream.nextLedger, cursor: stream.cursor };
-    let batch: Awaited<ReturnType<typeof fetchBatch>>;
-    try {
-      batch = await fetchBatch(this.o.rpc, ids, position, { limit: this.o.pageLimit });
-    } catch (err) {
-      if (!(err instanceof LedgerRangeError) || stream.nextLedger >= err.oldest) throw err;
-      await this.recordGap(stream.id, ids, stream.nextLedger, err.oldest - 1);
-      return true;
+    const fetch = (p: StreamPosition) => fetchBatch(this.o.rpc, ids, p, { limit: this.o.pageLimit });
+    let position: StreamPosition = { nextLedger: stream.nextLedger, cursor: stream.cursor };
+    let pending: Promise<Batch> | null = fetch(position);
+    let progressed = false;
+    while (pending !== null) {
+      let batch: Batch;
+      try {
+        batch = await pending;
+      } catch (err) {
+        if (!(err instanceof LedgerRangeError) || position.nextLedger >= err.oldest) throw err;
+        await this.recordGap(stream.id, ids, position.nextLedger, err.oldest - 1);
+        return true;
+      }
+      const moved = batch.next.nextLedger !== position.nextLedger || batch.next.cursor !== position.cursor;
+      const more = moved && batch.next.nextLedger <= batch.latestLedger && !this.stopping();
+      pending = more ? fetch(batch.next) : null;
+      pending?.catch(() => undefined); // observed when awaited; never an unhandled rejection meanwhile
+      const rereads = await this.rereadNamespaces(batch.events);
+      const result = await applyBatch(this.o.db, this.cache, {
+        streamId: stream.id,
+        events: batch.events,
+        next: batch.next,
+        rereads,
+      });
+      this.o.onBatch?.({
+        ...result,
+        streamId: stream.id,
+        events: batch.events.length,
+        fromLedger: position.nextLedger,
+        nextLedger: batch.next.nextLedger,
+        latestLedger: batch.latestLedger,
+      });
+      progressed ||= moved;
+      position = batch.next;
     }
-    const rereads = await this.rereadNamespaces(batch.events);
-    const result = await applyBatch(this.o.db, this.cache, {
-      streamId: stream.id,
-      events: batch.events,
-      next: batch.next,
-      rereads,
-    });
-    this.o.onBatch?.({
-      ...result,
-      streamId: stream.id,
-      events: batch.events.length,
-      fromLedger: stream.nextLedger,
-      nextLedger: batch.next.nextLedger,
-      latestLedger: batch.latestLedger,
-    });
-    return batch.next.nextLedger !== stream.nextLedger || batch.next.cursor !== stream.cursor;
+    return progressed;
   }
 
   /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */

@@ -1,8 +1,8 @@
 // The rows one page of events touches, loaded once, changed in memory in chain order, written back in bulk.
 // A per-event round trip would cost ~0.1 ms each on Postgres; batching keeps ingest at tens of thousands of
 // events per second while the page still commits as one transaction.
-import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { anyOf, bulkWrite } from "../db/bulk.ts";
 import {
   claimObjections,
   claims,
@@ -103,7 +103,7 @@ export class WorkingSet {
   async load(db: Db, keys: Keys): Promise<void> {
     const nsKeys = [...keys.namespaces];
     if (nsKeys.length > 0) {
-      const found = await db.select().from(namespaces).where(inArray(namespaces.node, nsKeys));
+      const found = await db.select().from(namespaces).where(anyOf(namespaces.node, nsKeys));
       for (const r of found) this.namespaces.seed(r.node, r);
     }
     for (const k of nsKeys) this.namespaces.seed(k, null);
@@ -114,12 +114,12 @@ export class WorkingSet {
     await loadInto(db, feeReceipts, feeReceipts.label, keys.receipts, this.receipts, (r) => r.label);
     const claimIds = [...keys.claims];
     if (claimIds.length > 0) {
-      for (const r of await db.select().from(claims).where(inArray(claims.id, claimIds)))
+      for (const r of await db.select().from(claims).where(anyOf(claims.id, claimIds)))
         this.claims.seed(claimKey(r.id), r);
       for (const r of await db
         .select()
         .from(claimObjections)
-        .where(inArray(claimObjections.claimId, claimIds))) {
+        .where(anyOf(claimObjections.claimId, claimIds))) {
         this.objections.seed(objectionKey(r.claimId, r.objector), r);
       }
     }
@@ -137,14 +137,13 @@ export class WorkingSet {
     const primary = this.primary.changed();
     await upsert(db, primaryNames, primaryNames.address, primary.upserts);
     if (primary.deletes.length > 0)
-      await db.delete(primaryNames).where(inArray(primaryNames.address, primary.deletes));
+      await db.delete(primaryNames).where(anyOf(primaryNames.address, primary.deletes));
     await upsert(db, resolverRecords, resolverRecords.node, this.resolver.changed().upserts);
     await upsert(db, subnames, subnames.node, this.subnames.changed().upserts);
     await upsert(db, claims, claims.id, this.claims.changed().upserts);
     await upsertComposite(db, this.objections.changed().upserts);
     await upsert(db, feeReceipts, feeReceipts.label, this.receipts.changed().upserts);
-    for (const chunk of chunks(this.history, 1000))
-      await db.insert(nameHistory).values(chunk).onConflictDoNothing();
+    await bulkWrite(db, nameHistory, this.history);
     await upsert(db, trackedContracts, trackedContracts.contractId, [...this.tracked.values()]);
   }
 }
@@ -165,48 +164,28 @@ async function loadInto<T extends PgTable, R, K extends string>(
     const found = (await db
       .select()
       .from(table as PgTable)
-      .where(inArray(column, chunk))) as R[];
+      .where(anyOf(column, chunk))) as R[];
     for (const r of found) rows.seed(keyOf(r), r);
   }
   for (const k of list) rows.seed(k, null);
 }
 
-/** Multi-row INSERT … ON CONFLICT (key) DO UPDATE of every other column, in chunks under the parameter limit. */
 async function upsert<T extends PgTable>(
   db: Db,
   table: T,
   key: PgColumn,
   rows: readonly object[],
 ): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = getTableColumns(table);
-  const set: Record<string, SQL> = {};
-  for (const [prop, col] of Object.entries(columns)) {
-    if (col.name !== key.name) set[prop] = sql.raw(`excluded."${col.name}"`);
-  }
-  const perRow = Object.keys(columns).length;
-  for (const chunk of chunks(rows, Math.max(1, Math.floor(30_000 / perRow)))) {
-    await db
-      .insert(table)
-      .values(chunk as never)
-      .onConflictDoUpdate({ target: key, set });
-  }
+  await bulkWrite(db, table, rows, { conflict: [key], onConflict: "update" });
 }
 
 async function upsertComposite(db: Db, rows: ObjectionRow[]): Promise<void> {
-  for (const r of rows) {
-    await db
-      .insert(claimObjections)
-      .values(r)
-      .onConflictDoUpdate({
-        target: [claimObjections.claimId, claimObjections.objector],
-        set: { basis: r.basis, bond: r.bond, live: r.live, endReason: r.endReason },
-      });
-  }
+  await bulkWrite(db, claimObjections, rows, {
+    conflict: [claimObjections.claimId, claimObjections.objector],
+    onConflict: "update",
+  });
 }
 
 export function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
-
-export { and, eq };

@@ -197,7 +197,6 @@ CREATE INDEX "claims_label_idx" ON "claims" USING btree ("label");--> statement-
 CREATE INDEX "events_contract_idx" ON "events" USING btree ("contract_id","id");--> statement-breakpoint
 CREATE INDEX "events_subject_idx" ON "events" USING btree ("subject","id");--> statement-breakpoint
 CREATE INDEX "events_namespace_idx" ON "events" USING btree ("namespace","id");--> statement-breakpoint
-CREATE UNIQUE INDEX "name_history_event_idx" ON "name_history" USING btree ("event_id");--> statement-breakpoint
 CREATE INDEX "name_history_node_idx" ON "name_history" USING btree ("node","id");--> statement-breakpoint
 CREATE INDEX "names_holder_idx" ON "names" USING btree ("holder","issued_ledger");--> statement-breakpoint
 CREATE UNIQUE INDEX "names_ns_label_idx" ON "names" USING btree ("namespace","label");--> statement-breakpoint

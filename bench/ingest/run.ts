@@ -1,0 +1,89 @@
+// Ingest benchmark: back-fills N bulk events from a devnet RPC (its own process, as a real RPC is) into a
+// database with the real indexer, and prints events/s beside the baseline measured in the same run: fetching
+// the same pages and XDR-decoding every event without touching the database.
+//   node bench/ingest/run.ts [events=200000] [postgres|pglite]
+import { spawn } from "node:child_process";
+import { ContractReader } from "../../packages/server/src/chain/contract-reader.ts";
+import { RpcClient } from "../../packages/server/src/chain/rpc-client.ts";
+import { createTestDatabase } from "../../packages/server/src/db/testing.ts";
+import { decodeRawEvent } from "../../packages/server/src/indexer/decode.ts";
+import { fetchBatch } from "../../packages/server/src/indexer/fetch-batch.ts";
+import { Indexer } from "../../packages/server/src/indexer/indexer.ts";
+import { runUntilIdle } from "../../packages/server/src/indexer/testing.ts";
+
+const total = Number(process.argv[2] ?? 200_000);
+const kind = (process.argv[3] ?? "postgres") as "postgres" | "pglite";
+const port = 8700 + Math.floor(Math.random() * 200);
+
+const devnet = spawn(
+  process.execPath,
+  [
+    new URL("../../packages/server/src/cli.ts", import.meta.url).pathname,
+    "devnet",
+    "--scenario=bulk",
+    `--bulk-events=${total}`,
+    "--bulk-namespaces=4",
+    "--close-interval-ms=0",
+    `--port=${port}`,
+  ],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const banner = await new Promise<string>((resolve, reject) => {
+  let out = "";
+  devnet.stdout.on("data", (c: Buffer) => {
+    out += c.toString();
+    if (/registrar C\w+\s*$/.test(out) && out.split("registrar C").length - 1 === 4) resolve(out);
+  });
+  devnet.once("exit", (code) => reject(new Error(`devnet exited with ${code}`)));
+});
+const field = (name: string) => new RegExp(`${name}\\s+(\\S.*)`).exec(banner)?.[1]?.trim() ?? "";
+const rpcUrl = field("RPC URL");
+const passphrase = field("network passphrase");
+const deployment = Number(field("deployment ledger"));
+const registrars = [...banner.matchAll(/registrar (C\w+)/g)].map((m) => m[1] as string);
+try {
+  // Baseline: the same pages, fetched and decoded, nothing stored.
+  const rpc = new RpcClient(rpcUrl);
+  const latest = (await rpc.getLatestLedger()).sequence;
+  let t = performance.now();
+  let decoded = 0;
+  let position = { nextLedger: deployment, cursor: null as string | null };
+  while (position.nextLedger <= latest) {
+    const batch = await fetchBatch(rpc, registrars, position);
+    for (const e of batch.events) decodeRawEvent(e);
+    decoded += batch.events.length;
+    position = batch.next;
+  }
+  const baseline = decoded / ((performance.now() - t) / 1000);
+
+  const database = await createTestDatabase(kind);
+  const indexer = new Indexer({
+    db: database.db,
+    rpc,
+    reader: new ContractReader(rpcUrl, passphrase),
+    core: ["registry", "allocator", "lookup", "primary"].map((role) => ({
+      role: role as "registry",
+      contractId: field(role),
+      startLedger: deployment,
+    })),
+    registryId: field("registry"),
+    pollMs: 10,
+  });
+  await indexer.init();
+  t = performance.now();
+  await runUntilIdle(indexer, 100_000);
+  const seconds = (performance.now() - t) / 1000;
+  const [row] = await database.query<{ n: string }>("select count(*) as n from events");
+  const archived = Number(row?.n ?? 0);
+  await database.close();
+
+  const rate = archived / seconds;
+  console.log(`database                ${kind}`);
+  console.log(
+    `events archived         ${archived} in ${seconds.toFixed(1)} s → ${Math.round(rate)} events/s`,
+  );
+  console.log(`baseline fetch+decode   ${decoded} events → ${Math.round(baseline)} events/s`);
+  console.log(`ratio ingest/baseline   ${(rate / baseline).toFixed(2)}  (budget: ≥ 15,000 events/s)`);
+} finally {
+  devnet.kill("SIGTERM");
+}

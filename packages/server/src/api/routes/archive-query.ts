@@ -1,0 +1,103 @@
+// What /v1/events accepts: its query parameters, canonical filter values and the opaque page cursor.
+// Filters are canonicalised before they are fingerprinted, so `subject=alice.acme` and the same node in hex are one
+// filter set, and a cursor issued for one is valid with the other.
+import { createHash } from "node:crypto";
+import { isContractId, isStellarAddress, isValidLabel, nodeOf, parseName } from "@namereg/protocol";
+import { z } from "zod";
+
+export const DEFAULT_EVENTS_LIMIT = 100;
+export const MAX_EVENTS_LIMIT = 1000;
+
+const U64_MAX = (1n << 64n) - 1n;
+const HEX_NODE = /^[0-9a-fA-F]{64}$/;
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * The stored subject (indexer/decode.ts subjectOf) matching `input`: a node or fee key in hex, a G/C address, a
+ * claim id, or a name hashed to its node. All-digit input is always a claim id; a namespace whose label is all
+ * digits is given by its node.
+ */
+export function canonicalSubject(input: string): string | null {
+  if (HEX_NODE.test(input)) return input.toLowerCase();
+  if (DIGITS.test(input)) {
+    if (input.length > 20) return null;
+    const id = BigInt(input);
+    return id <= U64_MAX ? id.toString() : null;
+  }
+  if (isStellarAddress(input)) return input;
+  const parsed = parseName(input);
+  return parsed === null ? null : nodeOf(parsed);
+}
+
+const LIMIT_RANGE = `must be an integer from 1 to ${MAX_EVENTS_LIMIT}`;
+const SUBJECT_FORMS =
+  "must be a 64-hex node, a lower-case name (namespace, label.namespace or child.label.namespace), " +
+  "a G… or C… address, or a claim id";
+
+/** A repeated parameter arrives as an array; one value is the only reading that is not a guess. */
+const param = () => z.string({ error: "must be given once" });
+
+export const EventsQuery = z.strictObject({
+  limit: param()
+    .regex(/^[0-9]{1,7}$/, LIMIT_RANGE)
+    .transform(Number)
+    .pipe(z.number().min(1, LIMIT_RANGE).max(MAX_EVENTS_LIMIT, LIMIT_RANGE))
+    .default(DEFAULT_EVENTS_LIMIT),
+  cursor: param().optional(),
+  contractId: param().refine(isContractId, "must be a contract ID (C…)").optional(),
+  subject: param()
+    .transform((value, ctx) => {
+      const subject = canonicalSubject(value);
+      if (subject === null) {
+        ctx.issues.push({ code: "custom", message: SUBJECT_FORMS, input: value });
+        return z.NEVER;
+      }
+      return subject;
+    })
+    .optional(),
+  namespace: param().refine(isValidLabel, "must be a lower-case namespace label").optional(),
+});
+
+export interface EventFilters {
+  readonly contractId?: string | undefined;
+  readonly subject?: string | undefined;
+  readonly namespace?: string | undefined;
+}
+
+/** Fixed key order and explicit nulls: the same filter set always hashes the same. */
+export function filterFingerprint(filters: EventFilters): string {
+  const canonical = JSON.stringify([
+    filters.contractId ?? null,
+    filters.subject ?? null,
+    filters.namespace ?? null,
+  ]);
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+}
+
+// RPC event ids: a zero-padded TOID and an index (`%019d-%010d`); they sort in chain order as text.
+const CursorPayload = z.strictObject({
+  v: z.literal(1),
+  after: z.string().regex(/^[0-9]{1,20}-[0-9]{1,10}$/),
+  f: z.string().regex(/^[0-9a-f]{16}$/),
+});
+
+export type Cursor = z.infer<typeof CursorPayload>;
+
+export function encodeCursor(after: string, filters: EventFilters): string {
+  const payload: Cursor = { v: 1, after, f: filterFingerprint(filters) };
+  return Buffer.from(JSON.stringify(payload)).toString("base64url");
+}
+
+/** The cursor's content, or null when it is not one this server issued in this format. */
+export function decodeCursor(cursor: string): Cursor | null {
+  // Node's base64url decoder skips characters outside the alphabet; reject them instead of guessing.
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(cursor)) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  const parsed = CursorPayload.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}

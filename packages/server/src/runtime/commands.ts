@@ -1,0 +1,156 @@
+// The `namereg` subcommands: each loads the configuration once for its role, opens what it needs, and shuts
+// down cleanly on SIGINT/SIGTERM (in-flight requests drain, the indexer finishes its batch, the lock is freed).
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { type Logger, pino } from "pino";
+import { type App, buildApp } from "../api/index.ts";
+import { loggerOptions } from "../api/logger.ts";
+import { RpcClient } from "../chain/rpc-client.ts";
+import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
+import { type Database, openDatabase } from "../db/index.ts";
+import { runIndexerProcess } from "./indexer-process.ts";
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  database: Database;
+}
+
+export async function openRuntime(role: Role, env: Env = process.env): Promise<Runtime> {
+  const config = loadConfigOrExit(env, { role });
+  const logger = pino(loggerOptions(config) as object);
+  logger.info({ config: describeConfig(config) }, `namereg ${role} starting`);
+  for (const warning of config.warnings) logger.warn(warning);
+  const database = await openDatabase({ url: config.database.url, readUrl: config.database.readUrl });
+  await database.migrate();
+  return { config, logger, database };
+}
+
+export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> {
+  const { config } = rt;
+  const rpc =
+    config.chain.rpcUrl === null ? null : new RpcClient(config.chain.rpcUrl, { retries: 0, timeoutMs: 2000 });
+  const app = await buildApp({
+    config,
+    db: rt.database,
+    logger: rt.logger,
+    ...(rpc === null ? {} : { chain: { head: () => rpc.getLatestLedger() } }),
+  });
+  const url = await app.listen({ port: config.port, host: config.host });
+  return { app, url };
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+export function untilSignal(): { signal: AbortSignal; done: Promise<string> } {
+  const controller = new AbortController();
+  const done = new Promise<string>((resolve) => {
+    const on = (name: string) => () => {
+      controller.abort();
+      resolve(name);
+    };
+    process.once("SIGINT", on("SIGINT"));
+    process.once("SIGTERM", on("SIGTERM"));
+  });
+  return { signal: controller.signal, done };
+}
+
+export async function migrateCommand(env?: Env): Promise<void> {
+  const rt = await openRuntime("migrate", env);
+  rt.logger.info("migrations applied");
+  await rt.database.close();
+}
+
+export async function serveCommand(env?: Env): Promise<void> {
+  const rt = await openRuntime("serve", env);
+  const { app, url } = await startApi(rt);
+  rt.logger.info({ url }, "API listening");
+  const { done } = untilSignal();
+  rt.logger.info({ signal: await done }, "shutting down");
+  await app.close();
+  await rt.database.close();
+}
+
+export async function indexCommand(env?: Env): Promise<void> {
+  const rt = await openRuntime("index", env);
+  const { signal, done } = untilSignal();
+  void done.then((name) => rt.logger.info({ signal: name }, "shutting down"));
+  await runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+  await rt.database.close();
+}
+
+/** API and indexer in one process (the single-machine deployment). */
+export async function startCommand(
+  env?: Env,
+  role: Role = "start",
+  onReady?: (url: string) => void,
+): Promise<void> {
+  const rt = await openRuntime(role, env);
+  const { signal, done } = untilSignal();
+  const { app, url } = await startApi(rt);
+  rt.logger.info({ url }, "API listening");
+  onReady?.(url);
+  const indexing = runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+  rt.logger.info({ signal: await done }, "shutting down");
+  await indexing;
+  await app.close();
+  await rt.database.close();
+}
+
+/**
+ * Development: a devnet with the demo scenario, then API + indexer on the embedded database. The devnet lives
+ * in memory, so the database starts fresh on every run.
+ */
+export async function devCommand(env: Env = process.env): Promise<void> {
+  const port = Number(env.PORT ?? 8080);
+  const devnetPort = Number(env.DEVNET_PORT ?? 8000);
+  const dataDir = env.DATA_DIR ?? "./data";
+  if (env.DATABASE_URL === undefined) await rm(join(dataDir, "pglite"), { recursive: true, force: true });
+  const devnet = await startNamingDevnet({ port: devnetPort, scenario: "demo", closeIntervalMs: 1000 });
+  const devEnv: Env = {
+    ...env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    RPC_URL: devnet.rpcUrl,
+    NETWORK_PASSPHRASE: devnet.networkPassphrase,
+    LOG_LEVEL: env.LOG_LEVEL ?? "warn",
+    ...contractEnv(devnet),
+  };
+  try {
+    await startCommand(devEnv, "dev", (url) => console.log(banner(url, devnet)));
+  } finally {
+    await devnet.stop();
+  }
+}
+
+function contractEnv(devnet: NamingDevnet): Env {
+  const start = String(devnet.deploymentLedger);
+  const { registry, allocator, lookup, primary } = devnet.contracts;
+  return {
+    REGISTRY_ID: registry,
+    ALLOCATOR_ID: allocator,
+    LOOKUP_ID: lookup,
+    PRIMARY_ID: primary,
+    REGISTRY_START_LEDGER: start,
+    ALLOCATOR_START_LEDGER: start,
+    LOOKUP_START_LEDGER: start,
+    PRIMARY_START_LEDGER: start,
+  };
+}
+
+function banner(apiUrl: string, devnet: NamingDevnet): string {
+  const api = apiUrl.replace("[::1]", "localhost");
+  return [
+    "",
+    `namereg dev is running`,
+    `API                 ${api}   (status: ${api}/v1/status)`,
+    describeDevnet(devnet),
+    "",
+    "try:",
+    `  curl ${api}/v1/status`,
+    `  curl ${api}/v1/resolve/acme/alice`,
+    `  curl ${api}/v1/events?namespace=acme`,
+    "",
+    "Ctrl-C stops everything.",
+  ].join("\n");
+}
