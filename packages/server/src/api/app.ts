@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
+import type { ContractReader } from "../chain/contract-reader.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly chain?: ChainHeadSource;
   /** The clock that freshness is judged by; default: the system clock. */
   readonly now?: () => Date;
+  /** Live contract reads (simulateTransaction) for the routes the spec marks live. Undefined: no RPC. */
+  readonly reader?: ContractReader;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -96,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
     await app.register(healthRoutes, { serviceName: config.serviceName });
     const mirror = { db: deps.db, chain: deps.chain, now: deps.now ?? (() => new Date()) };
+    // Routes of later areas take `{ ...mirror, config, reader: deps.reader }` and register below.
     await app.register(statusRoutes, mirror);
     await app.register(ledgerRoutes, mirror);
     await app.register(archiveRoutes, mirror);

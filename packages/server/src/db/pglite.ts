@@ -1,7 +1,8 @@
 // The embedded database: PGlite in this process, in memory or in a directory. One connection serves both
 // reading and writing, and LISTEN/NOTIFY stays inside the process.
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { LocalLocks } from "./local-locks.ts";
@@ -13,8 +14,11 @@ import { MEMORY_URL, pgliteDataDir } from "./url.ts";
 export async function openPglite(url: string): Promise<Database> {
   const dataDir = pgliteDataDir(url);
   if (dataDir !== MEMORY_URL) await mkdir(dataDir, { recursive: true });
-  return pgliteDatabase(await PGlite.create(dataDir));
+  return pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
 }
+
+/** Extensions the migrations use (trigram search for `/v1/lookup`); PostgreSQL ships them in contrib. */
+export const PGLITE_OPTIONS: PGliteOptions = { extensions: { pg_trgm } };
 
 /** Wraps an open PGlite; closing the Database closes it. */
 export function pgliteDatabase(client: PGlite): Database {

@@ -120,7 +120,10 @@ export const namespaces = pgTable(
     transferExpires: u64("transfer_expires"),
     issuedNames: integer("issued_names").notNull().default(0),
   },
-  (t) => [uniqueIndex("namespaces_label_idx").on(t.label)],
+  (t) => [
+    uniqueIndex("namespaces_label_idx").on(t.label),
+    index("namespaces_label_trgm_idx").using("gin", sql`${t.label} gin_trgm_ops`),
+  ],
 );
 
 /** Off-chain namespace profile set by the owner in the console. */
@@ -154,6 +157,8 @@ export const names = pgTable(
     index("names_holder_idx").on(t.holder, t.issuedLedger),
     uniqueIndex("names_ns_label_idx").on(t.namespace, t.label),
     index("names_label_pattern_idx").using("btree", sql`${t.label} text_pattern_ops`),
+    // Substring search for /v1/lookup stays fast at millions of names (pg_trgm, migration 0002).
+    index("names_label_trgm_idx").using("gin", sql`${t.label} gin_trgm_ops`),
   ],
 );
 
@@ -268,3 +273,31 @@ export const subscriptions = pgTable("subscriptions", {
   activeUntil: tz("active_until"),
   updatedAt: tz("updated_at").notNull().defaultNow(),
 });
+
+/** Single-use SEP-10 challenges: a challenge is accepted once, before it expires. */
+export const authChallenges = pgTable("auth_challenges", {
+  /** Hash of the challenge transaction (hex). */
+  id: text("id").primaryKey(),
+  account: text("account").notNull(),
+  createdAt: tz("created_at").notNull().defaultNow(),
+  expiresAt: tz("expires_at").notNull(),
+  usedAt: tz("used_at"),
+});
+
+/**
+ * Server-side sessions, so a token can be revoked before it expires. A wallet session has an account; an operator
+ * session (created by the CLI) has none. `namespace` is the namespace the session is scoped to, once selected.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    account: text("account"),
+    namespace: text("namespace"),
+    createdAt: tz("created_at").notNull().defaultNow(),
+    expiresAt: tz("expires_at").notNull(),
+    revokedAt: tz("revoked_at"),
+  },
+  (t) => [index("sessions_account_idx").on(t.account)],
+);

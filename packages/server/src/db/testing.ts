@@ -6,7 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openDatabase } from "./database.ts";
-import { pgliteDatabase } from "./pglite.ts";
+import { PGLITE_OPTIONS, pgliteDatabase } from "./pglite.ts";
 import type { Database } from "./types.ts";
 import type { DatabaseKind } from "./url.ts";
 
@@ -63,7 +63,7 @@ export function withTestDatabases(
 let pgliteTemplate: Promise<File | Blob> | undefined;
 
 async function migratedPgliteDump(): Promise<File | Blob> {
-  const client = await PGlite.create("memory://");
+  const client = await PGlite.create("memory://", PGLITE_OPTIONS);
   const database = pgliteDatabase(client);
   try {
     await database.migrate();
@@ -74,9 +74,10 @@ async function migratedPgliteDump(): Promise<File | Blob> {
 }
 
 async function createPglite(migrate: boolean): Promise<TestDatabase> {
-  if (!migrate) return { ...pgliteDatabase(await PGlite.create("memory://")), url: "memory://" };
+  if (!migrate)
+    return { ...pgliteDatabase(await PGlite.create("memory://", PGLITE_OPTIONS)), url: "memory://" };
   pgliteTemplate ??= migratedPgliteDump();
-  const client = await PGlite.create({ loadDataDir: await pgliteTemplate });
+  const client = await PGlite.create({ ...PGLITE_OPTIONS, loadDataDir: await pgliteTemplate });
   return { ...pgliteDatabase(client), url: "memory://" };
 }
 

@@ -6,6 +6,7 @@ import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/d
 import { type Logger, pino } from "pino";
 import { type App, buildApp } from "../api/index.ts";
 import { loggerOptions } from "../api/logger.ts";
+import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
@@ -31,11 +32,15 @@ export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> 
   const { config } = rt;
   const rpc =
     config.chain.rpcUrl === null ? null : new RpcClient(config.chain.rpcUrl, { retries: 0, timeoutMs: 2000 });
+  const { rpcUrl, networkPassphrase } = config.chain;
   const app = await buildApp({
     config,
     db: rt.database,
     logger: rt.logger,
     ...(rpc === null ? {} : { chain: { head: () => rpc.getLatestLedger() } }),
+    ...(rpcUrl === null || networkPassphrase === null
+      ? {}
+      : { reader: new ContractReader(rpcUrl, networkPassphrase) }),
   });
   const url = await app.listen({ port: config.port, host: config.host });
   return { app, url };

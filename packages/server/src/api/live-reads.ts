@@ -1,0 +1,42 @@
+// Live contract reads for routes (spec DESIGN data flow 5): one place that turns a failed read into the spec's
+// answer. A contract error with a number CONTRACTS.md maps to an HTTP code becomes that code; any other contract
+// failure and an unreachable chain become the route's chosen failure code (e.g. 502 node_lookup_failed for
+// records, 503 chain_unavailable elsewhere). A failed read is never replaced by a substitute value.
+import {
+  type ArgSpec,
+  type ArgValues,
+  CONTRACT_ERROR_CODES,
+  type ErrorCode,
+  type FnDef,
+} from "@namereg/protocol";
+import { ChainUnavailableError, ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
+import { ApiError } from "./errors.ts";
+
+export interface LiveReadOptions {
+  /** Code for an unreachable chain or a contract failure without a mapped code. */
+  failure: Extract<ErrorCode, "node_lookup_failed" | "chain_unavailable">;
+  /** Route-specific meaning of a contract error number (checked before the CONTRACTS.md table). */
+  contractError?: (code: number | null) => ApiError | undefined;
+}
+
+export async function liveRead<A extends ArgSpec, R>(
+  reader: ContractReader | undefined,
+  contractId: string,
+  fn: FnDef<A, R>,
+  args: ArgValues<A>,
+  opts: LiveReadOptions,
+): Promise<R> {
+  if (reader === undefined) throw new ApiError(opts.failure);
+  try {
+    return await reader.read(contractId, fn, args);
+  } catch (err) {
+    if (err instanceof ContractCallError) {
+      const specific = opts.contractError?.(err.code);
+      if (specific !== undefined) throw specific;
+      const mapped = err.code === null ? null : (CONTRACT_ERROR_CODES[err.code] ?? null);
+      throw new ApiError(mapped ?? opts.failure);
+    }
+    if (err instanceof ChainUnavailableError) throw new ApiError(opts.failure);
+    throw err;
+  }
+}
