@@ -42,15 +42,20 @@ interface Controller {
   active: boolean;
 }
 
-/** Who controls `node` now, asked of the namespace's current registrar (routing can change it). */
-function controller(ctx: InvocationContext, node: string): Controller {
+/** The namespace this resolver serves, read from the registry on every use: routing can change at any time. */
+function namespaceRecord(ctx: InvocationContext) {
   const s = typed(ctx.storage);
   const registry = s.need(K.registry, address, E.NAMESPACE_NOT_FOUND);
   const ns = callFn(ctx, registry, RegistryFns.namespace, {
     node: s.need(K.node, hash32, E.NAMESPACE_NOT_FOUND),
   });
   if (ns === null) throw new ContractError(E.NAMESPACE_NOT_FOUND);
-  const info = callFn(ctx, ns.registrar, RegistrarFns.node_info, { node });
+  return ns;
+}
+
+/** Who controls `node` now, asked of the namespace's current registrar. */
+function controller(ctx: InvocationContext, node: string): Controller {
+  const info = callFn(ctx, namespaceRecord(ctx).registrar, RegistrarFns.node_info, { node });
   if (info === null) throw new ContractError(E.NAME_NOT_FOUND);
   const [holder, generation, active] = info;
   return { holder, generation, active };
@@ -96,16 +101,6 @@ const chainRecord = versioned(string);
 
 function chainPolicy(ctx: InvocationContext): string[] {
   return typed(ctx.storage).get(K.chainPolicy, networks) ?? [];
-}
-
-function namespaceOwner(ctx: InvocationContext): string {
-  const s = typed(ctx.storage);
-  const registry = s.need(K.registry, address, E.NAMESPACE_NOT_FOUND);
-  const ns = callFn(ctx, registry, RegistryFns.namespace, {
-    node: s.need(K.node, hash32, E.NAMESPACE_NOT_FOUND),
-  });
-  if (ns === null) throw new ContractError(E.NAMESPACE_NOT_FOUND);
-  return ns.owner;
 }
 
 function payTo(ctx: InvocationContext, node: string): string | null {
@@ -172,7 +167,7 @@ export const resolverContract = defineContract("resolver", ResolverFns, {
   chain_policy: (ctx) => chainPolicy(ctx),
 
   set_chain_policy(ctx, { networks: requested }) {
-    ctx.requireAuth(namespaceOwner(ctx));
+    ctx.requireAuth(namespaceRecord(ctx).owner);
     if (!requested.every(isChainNetwork))
       throw new ContractError(E.NETWORK_NOT_ENABLED, "unsupported network");
     const unique = [...new Set(requested)];

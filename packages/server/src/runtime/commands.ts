@@ -128,7 +128,8 @@ export async function devCommand(env: Env = process.env): Promise<void> {
   }
 }
 
-function contractEnv(devnet: NamingDevnet): Env {
+/** The environment that points namereg at a naming devnet's contracts. */
+export function contractEnv(devnet: NamingDevnet): Env {
   const start = String(devnet.deploymentLedger);
   const { registry, allocator, lookup, primary } = devnet.contracts;
   return {

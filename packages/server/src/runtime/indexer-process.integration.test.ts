@@ -7,6 +7,7 @@ import { count } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { events } from "../db/tables.ts";
 import { createTestDatabase, type TestDatabase } from "../db/testing.ts";
+import { contractEnv } from "./commands.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
@@ -18,22 +19,13 @@ interface IndexerChild {
 }
 
 function spawnIndexer(devnet: NamingDevnet, databaseUrl: string): IndexerChild {
-  const { registry, allocator, lookup, primary } = devnet.contracts;
-  const start = String(devnet.deploymentLedger);
   const child = spawn(process.execPath, [CLI, "index"], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
       RPC_URL: devnet.rpcUrl,
       NETWORK_PASSPHRASE: devnet.networkPassphrase,
-      REGISTRY_ID: registry,
-      ALLOCATOR_ID: allocator,
-      LOOKUP_ID: lookup,
-      PRIMARY_ID: primary,
-      REGISTRY_START_LEDGER: start,
-      ALLOCATOR_START_LEDGER: start,
-      LOOKUP_START_LEDGER: start,
-      PRIMARY_START_LEDGER: start,
+      ...contractEnv(devnet),
       LOG_LEVEL: "info",
       SESSION_SECRET: "x".repeat(40),
     },
