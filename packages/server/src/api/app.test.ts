@@ -120,7 +120,7 @@ describe("errors", () => {
       async () => ({ ok: true }),
     );
     app.get(
-      "/v1/reverse/:account",
+      "/v1/fixture-reverse/:account",
       {
         schema: {
           params: z.object({ account: z.string().startsWith("G") }),
@@ -182,9 +182,9 @@ describe("errors", () => {
     expect(node.statusCode).toBe(400);
     expect(node.json()).toEqual({ error: "invalid_node", detail: expect.stringMatching(/^node: /) });
 
-    const account = await app.inject({ url: "/v1/reverse/alice" });
+    const account = await app.inject({ url: "/v1/fixture-reverse/alice" });
     expect(account.json()).toMatchObject({ error: "invalid_account" });
-    const limit = await app.inject({ url: "/v1/reverse/GABC?limit=500" });
+    const limit = await app.inject({ url: "/v1/fixture-reverse/GABC?limit=500" });
     expect(limit.json()).toEqual({ error: "invalid_request", detail: expect.stringMatching(/^limit: /) });
   });
 

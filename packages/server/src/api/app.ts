@@ -13,9 +13,18 @@ import { frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { connectRedis } from "./redis.ts";
 import { archiveRoutes } from "./routes/archive.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { chainAddressRoutes } from "./routes/chain-addresses.ts";
+import { consoleRoutes } from "./routes/console.ts";
+import { directoryRoutes } from "./routes/directory.ts";
+import { discoveryRoutes } from "./routes/discovery.ts";
+import { federationRoutes } from "./routes/federation.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { holderTxRoutes } from "./routes/holder-tx.ts";
 import { ledgerRoutes } from "./routes/ledger.ts";
+import { resolutionRoutes } from "./routes/resolution.ts";
 import { statusRoutes } from "./routes/status.ts";
+import { subnameRoutes } from "./routes/subnames.ts";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -103,6 +112,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(statusRoutes, mirror);
     await app.register(ledgerRoutes, mirror);
     await app.register(archiveRoutes, mirror);
+    await app.register(authRoutes, { ...mirror, config });
+    await app.register(consoleRoutes, { ...mirror, config, reader: deps.reader });
+    await app.register(subnameRoutes, { ...mirror, reader: deps.reader });
+    await app.register(chainAddressRoutes, { ...mirror, reader: deps.reader });
+    await app.register(holderTxRoutes, { ...mirror, reader: deps.reader });
+    await app.register(resolutionRoutes, { ...mirror, config, reader: deps.reader });
+    await app.register(discoveryRoutes, mirror);
+    await app.register(directoryRoutes, { ...mirror, config });
+    await app.register(federationRoutes, { ...mirror, config });
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

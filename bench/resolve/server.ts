@@ -1,0 +1,49 @@
+// The servers the resolve benchmark loads, each in its own process so the load generator does not share its
+// event loop: `api <database-url>` (the real app, cache and all) or `bare` (node:http answering a fixed JSON body
+// of the same size as a resolve answer). Prints `READY <url>` once listening; exits on SIGTERM.
+import { createServer } from "node:http";
+import { buildApp } from "../../packages/server/src/api/app.ts";
+import { testConfig } from "../../packages/server/src/config/testing.ts";
+import { openDatabase } from "../../packages/server/src/db/index.ts";
+
+const [mode, databaseUrl] = process.argv.slice(2);
+
+if (mode === "bare") {
+  const body = JSON.stringify({
+    name: "n123456.bench",
+    account: "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7",
+    ownership: "permanent",
+    storage: "live",
+    expires_at: null,
+    ledger: 123456,
+  });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.end(body);
+  });
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address();
+    if (address !== null && typeof address === "object")
+      console.log(`READY http://127.0.0.1:${address.port}`);
+  });
+  process.once("SIGTERM", () => server.close(() => process.exit(0)));
+} else if (mode === "api" && databaseUrl !== undefined) {
+  const database = await openDatabase({ url: databaseUrl });
+  // The global per-IP limit would stop one load generator at 600 requests a minute: set it to its maximum.
+  const app = await buildApp({
+    config: testConfig({ RATE_LIMIT_PER_MINUTE: "1000000", DATABASE_URL: databaseUrl }),
+    db: database,
+    redis: null,
+  });
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  console.log(`READY ${url}`);
+  process.once("SIGTERM", () => {
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0));
+  });
+} else {
+  console.error("usage: server.ts bare | api <database-url>");
+  process.exit(2);
+}

@@ -1,0 +1,89 @@
+// Successful resolutions per name (name_stats), counted without touching the database on the resolve path:
+// increments land in memory and a flush adds each node's delta with one UPSERT per batch, every second and on
+// close. Readers add this process's unflushed delta to the stored count.
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { nameStats } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+
+export const FLUSH_INTERVAL_MS = 1_000;
+/** Rows per UPSERT statement, well under PostgreSQL's 65,535 bind parameters. */
+const ROWS_PER_STATEMENT = 5_000;
+
+export class ResolutionCounter {
+  readonly #db: Db;
+  readonly #log: FastifyBaseLogger;
+  #pending = new Map<string, number>();
+  /** The batch being written: still counted by `unflushed` until its transaction commits. */
+  #inflight = new Map<string, number>();
+  #flushing: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(db: Db, log: FastifyBaseLogger) {
+    this.#db = db;
+    this.#log = log;
+  }
+
+  /** Starts the periodic flush; the timer does not keep the process alive. */
+  start(intervalMs = FLUSH_INTERVAL_MS): void {
+    if (this.#timer !== null) return;
+    this.#timer = setInterval(() => {
+      void this.flush();
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  increment(node: string): void {
+    this.#pending.set(node, (this.#pending.get(node) ?? 0) + 1);
+  }
+
+  /** Resolutions of `node` counted here and not yet stored. */
+  unflushed(node: string): number {
+    return (this.#pending.get(node) ?? 0) + (this.#inflight.get(node) ?? 0);
+  }
+
+  /** Writes every pending delta; concurrent calls share one write. A failed batch is kept for the next flush. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#write().finally(() => {
+      this.#flushing = null;
+    });
+    return this.#flushing;
+  }
+
+  /** Stops the timer and writes what is left. */
+  async close(): Promise<void> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#flushing;
+    await this.flush();
+  }
+
+  async #write(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    this.#inflight = this.#pending;
+    this.#pending = new Map();
+    const rows = [...this.#inflight].map(([node, resolutions]) => ({
+      node,
+      resolutions: BigInt(resolutions),
+    }));
+    try {
+      await this.#db.transaction(async (tx) => {
+        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+          await tx
+            .insert(nameStats)
+            .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+            .onConflictDoUpdate({
+              target: nameStats.node,
+              set: { resolutions: sql`${nameStats.resolutions} + excluded.resolutions` },
+            });
+        }
+      });
+    } catch (err) {
+      // Counts are not worth failing anything for, but they are worth not losing: retry with the next batch.
+      for (const [node, n] of this.#inflight) this.#pending.set(node, (this.#pending.get(node) ?? 0) + n);
+      this.#log.warn({ err, nodes: rows.length }, "could not store resolution counts; will retry");
+    } finally {
+      this.#inflight = new Map();
+    }
+  }
+}

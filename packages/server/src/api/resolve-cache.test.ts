@@ -1,0 +1,140 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import type { Database, ListenOptions, Subscription } from "../db/types.ts";
+import { NODE_CHANNEL } from "../runtime/indexer-process.ts";
+import { type CachedResolution, nodesOfPayload, ResolveCache, wireInvalidation } from "./resolve-cache.ts";
+
+const node = (n: number) => n.toString(16).padStart(64, "0");
+const found = (name: string): CachedResolution => ({
+  kind: "found",
+  name,
+  body: `{"name":"${name}"}`,
+  expiresAt: null,
+});
+const missing: CachedResolution = { kind: "missing" };
+
+describe("ResolveCache", () => {
+  it("keeps at most maxEntries, evicting the least recently used", () => {
+    const cache = new ResolveCache({ maxEntries: 2 });
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket());
+    expect(cache.get(node(1))).toEqual(found("a.x")); // 1 is now the most recent
+    cache.set(node(3), "c.x", found("c.x"), cache.ticket());
+    expect(cache.size).toBe(2);
+    expect(cache.get(node(2))).toBeUndefined();
+    expect(cache.get(node(1))).toEqual(found("a.x"));
+    expect(cache.get(node(3))).toEqual(found("c.x"));
+  });
+
+  it("keeps a negative answer for its TTL only; found answers until invalidated", () => {
+    let now = 0;
+    const cache = new ResolveCache({ negativeTtlMs: 100, clock: () => now });
+    cache.set(node(1), "missing.x", missing, cache.ticket());
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket());
+    now = 99;
+    expect(cache.get(node(1))).toEqual(missing);
+    now = 100;
+    expect(cache.get(node(1))).toBeUndefined();
+    now = 1e12;
+    expect(cache.get(node(2))).toEqual(found("b.x"));
+  });
+
+  it("drops invalidated nodes, negative ones included, and everything on clear", () => {
+    const cache = new ResolveCache();
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.set(node(2), "missing.x", missing, cache.ticket());
+    cache.set(node(3), "c.x", found("c.x"), cache.ticket());
+    cache.invalidate([node(1), node(2)]);
+    expect([cache.get(node(1)), cache.get(node(2)), cache.get(node(3))]).toEqual([
+      undefined,
+      undefined,
+      found("c.x"),
+    ]);
+    cache.clear();
+    expect(cache.size).toBe(0);
+  });
+
+  it("does not store a fill that raced an invalidation", () => {
+    const cache = new ResolveCache();
+    const ticket = cache.ticket();
+    cache.invalidate([node(1)]); // the change's notification arrives while the fill reads the old row
+    cache.set(node(1), "stale.x", found("stale.x"), ticket);
+    expect(cache.get(node(1))).toBeUndefined();
+    cache.set(node(1), "fresh.x", found("fresh.x"), cache.ticket());
+    expect(cache.get(node(1))).toEqual(found("fresh.x"));
+  });
+
+  it("finds answers by name too, and forgets the name with its node", () => {
+    const cache = new ResolveCache({ maxEntries: 1 });
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    expect(cache.getByName("a.x")).toEqual(found("a.x"));
+    cache.invalidate([node(1)]);
+    expect(cache.getByName("a.x")).toBeUndefined();
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket()); // evicts a.x
+    expect([cache.getByName("a.x"), cache.getByName("b.x")]).toEqual([undefined, found("b.x")]);
+    cache.clear();
+    expect(cache.getByName("b.x")).toBeUndefined();
+  });
+
+  it("stores nothing while disabled", () => {
+    const cache = new ResolveCache();
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.setEnabled(false);
+    expect(cache.size).toBe(0);
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    expect(cache.get(node(1))).toBeUndefined();
+  });
+});
+
+describe("nodesOfPayload", () => {
+  it("reads comma-separated 64-hex nodes and ignores anything else", () => {
+    expect(nodesOfPayload(`${node(1)},${node(2)}`)).toEqual([node(1), node(2)]);
+    expect(nodesOfPayload(`${node(1)},junk,`)).toEqual([node(1)]);
+    expect(nodesOfPayload("")).toEqual([]);
+  });
+});
+
+describe("wireInvalidation", () => {
+  const log = pino({ level: "silent" });
+
+  /** A database whose listen() records the subscriber, or fails. */
+  function fakeDatabase(fail = false) {
+    const heard: { channel?: string; onPayload?: (p: string) => void; options?: ListenOptions } = {};
+    const database = {
+      listen: async (channel: string, onPayload: (p: string) => void, options?: ListenOptions) => {
+        if (fail) throw new Error("connection refused");
+        Object.assign(heard, { channel, onPayload, options });
+        return { close: async () => {} } satisfies Subscription;
+      },
+    } as unknown as Database;
+    return { database, heard };
+  }
+
+  it("invalidates notified nodes and forgets everything on reconnect or an unreadable payload", async () => {
+    const cache = new ResolveCache();
+    const { database, heard } = fakeDatabase();
+    expect(await wireInvalidation(cache, database, log)).not.toBeNull();
+    expect(heard.channel).toBe(NODE_CHANNEL);
+    const fill = () => {
+      for (const n of [1, 2, 3]) cache.set(node(n), `${n}.x`, found(`${n}.x`), cache.ticket());
+    };
+    fill();
+    heard.onPayload?.(`${node(1)},${node(2)}`);
+    expect(cache.size).toBe(1);
+    fill();
+    heard.options?.onReconnect?.();
+    expect(cache.size).toBe(0);
+    fill();
+    heard.onPayload?.("garbage");
+    expect(cache.size).toBe(0);
+  });
+
+  it("leaves the cache off when it cannot listen", async () => {
+    const cache = new ResolveCache();
+    expect(await wireInvalidation(cache, fakeDatabase(true).database, log)).toBeNull();
+    expect(cache.enabled).toBe(false);
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    expect(cache.size).toBe(0);
+  });
+});

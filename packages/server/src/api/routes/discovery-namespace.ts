@@ -1,0 +1,47 @@
+// Shared pieces of the namespace-facing routes (discovery and directory): the HTTP form of the subname policy
+// and the namespace path parameter.
+import { normaliseLabel } from "@namereg/protocol";
+import { type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
+
+/** The chain's symbols, as HTTP shows them (spec §2.5: `creation-disabled`, not `creation_disabled`). */
+export const SUBNAME_POLICY_HTTP = {
+  enabled: "enabled",
+  creation_disabled: "creation-disabled",
+  suspended: "suspended",
+} as const;
+
+export const SubnamePolicy = z.enum(["enabled", "creation-disabled", "suspended"]);
+export type SubnamePolicy = z.infer<typeof SubnamePolicy>;
+
+export function httpSubnamePolicy(stored: string): SubnamePolicy {
+  const policy = SUBNAME_POLICY_HTTP[stored as keyof typeof SUBNAME_POLICY_HTTP];
+  // The indexer stores only decoded contract symbols, so anything else is a broken projection, not input.
+  if (policy === undefined) throw new Error(`unknown stored subname policy ${JSON.stringify(stored)}`);
+  return policy;
+}
+
+export const LABEL_RULE =
+  "must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";
+
+/** A namespace label in a path; upper-case ASCII is accepted and lower-cased (names are lower-case, spec §1). */
+export const NamespaceParam = z.string().transform((value, ctx) => {
+  const label = normaliseLabel(value);
+  if (label === null) {
+    ctx.issues.push({ code: "custom", message: LABEL_RULE, input: value });
+    return z.NEVER;
+  }
+  return label;
+});
+
+export const Timestamp = z.iso.datetime();
+
+/**
+ * Labels in byte order (`-` < digits < letters), whatever the database's collation, so PGlite and PostgreSQL list
+ * alike; it is the order of the text_pattern_ops index on names.label.
+ */
+export const byteOrder = (column: AnyPgColumn): SQL => sql`${column} using ~<~`;
+
+/** ASCII only, so no Unicode folding can turn another character into a label character. */
+export const asciiLower = (value: string): string => value.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -1,0 +1,95 @@
+// Wire shapes of the resolution routes (spec §2.1–2.4), and the conversions their values share.
+import { z } from "zod";
+
+const Timestamp = z.iso.datetime();
+const Ledger = z.number().int().nonnegative();
+
+/**
+ * `ownership` and `storage` (spec §2.1; only their example values are specified): a name without expiry is
+ * `permanent`, a timed one `expiring`; every answer comes from live (current) chain state: `live`.
+ */
+export const Ownership = z.enum(["permanent", "expiring"]);
+export const Storage = z.literal("live");
+
+export const ResolveResponse = z.object({
+  name: z.string(),
+  account: z.string(),
+  ownership: Ownership,
+  storage: Storage,
+  expires_at: Timestamp.nullable(),
+  ledger: Ledger,
+});
+
+export const NameRecordResponse = z.object({
+  name: z.string(),
+  namespace: z.string(),
+  holder: z.string(),
+  ownership: Ownership,
+  storage: Storage,
+  expiresAt: Timestamp.nullable(),
+  resolutions: z.number().int().nonnegative(),
+  issuedLedger: Ledger,
+  /** Null when the chain time of the issuing ledger is unknown (never replaced by ingestion time). */
+  issuedAt: Timestamp.nullable(),
+  txHash: z.string(),
+  operator: z.string(),
+  operatorName: z.string(),
+});
+
+export const RecordsResponse = z.object({
+  name: z.string(),
+  node: z.string().regex(/^[0-9a-f]{64}$/),
+  address: z.string().nullable(),
+  text: z.record(z.string(), z.string()),
+  displayName: z.boolean().nullable(),
+  primaryName: z.boolean().nullable(),
+});
+
+export const ReverseResponse = z.object({ name: z.string() });
+
+export const ByHolderResponse = z.object({
+  holder: z.string(),
+  names: z.array(
+    z.object({
+      name: z.string(),
+      namespace: z.string(),
+      holder: z.string(),
+      issuedAt: Timestamp.nullable(),
+      issuedLedger: Ledger,
+    }),
+  ),
+  truncated: z.boolean(),
+});
+
+export const HistoryResponse = z.object({
+  name: z.string(),
+  issuedAt: Timestamp.nullable(),
+  issuedLedger: Ledger,
+  events: z.array(
+    z.object({
+      action: z.enum(["issued", "transferred", "reclaimed"]),
+      ledger: Ledger,
+      txHash: z.string(),
+      /** Chain time; null when unknown, never the ingestion time. */
+      at: Timestamp.nullable(),
+      ingestedAt: Timestamp,
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const AddressParams = z.object({ address: z.string() });
+export const NameParams = z.object({ namespace: z.string(), label: z.string() });
+
+// Date cannot represent every u64; an expiry beyond year 9999 is shown as its end (it is never reached anyway).
+const MAX_ISO_SECONDS = 253_402_300_799n;
+
+/** Unix seconds (u64) as ISO 8601. */
+export function isoOfSeconds(seconds: bigint): string {
+  const s = seconds > MAX_ISO_SECONDS ? MAX_ISO_SECONDS : seconds;
+  return new Date(Number(s) * 1000).toISOString();
+}
+
+export function ownershipOf(expiresAt: bigint | null): z.infer<typeof Ownership> {
+  return expiresAt === null ? "permanent" : "expiring";
+}

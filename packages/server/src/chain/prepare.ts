@@ -1,0 +1,115 @@
+// Prepared (unsigned) contract invocations for wallets (DESIGN data flow 6): the invocation is built with the
+// account that must authorise it as the transaction source, simulated, and assembled with the simulated
+// footprint, resources and fee. The service never signs: source-account authorisation is what lets the holder's
+// own signature over the envelope authorise the call (CONTRACTS.md "Authorisation").
+import {
+  type ArgSpec,
+  type ArgValues,
+  CONTRACT_ERROR_CODES,
+  contractErrorNumber,
+  type FnDef,
+  isAccountId,
+} from "@namereg/protocol";
+import { Account, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
+import { ApiError } from "../api/errors.ts";
+
+export interface PreparedTransaction {
+  /** Base64 TransactionEnvelope, unsigned. */
+  xdr: string;
+  /** Total fee bid in stroops (inclusion fee plus the simulated resource fee), as the envelope states it. */
+  fee: string;
+  contractId: string;
+  fn: string;
+  source: string;
+  networkPassphrase: string;
+}
+
+/** Base inclusion fee in stroops; the simulated resource fee is added on top by assembly. */
+const INCLUSION_FEE = "100";
+/**
+ * Validity window of a prepared transaction: long enough for a person to review and sign in a wallet, short
+ * enough that a forgotten one cannot be submitted days later against changed state.
+ */
+const VALIDITY_SECONDS = 900;
+
+/**
+ * Builds, simulates and assembles `fn(args)` on `contractId` with `source` as the transaction source.
+ * Throws ApiError: 400 invalid_account (source not a G key, or no such account on chain), a contract error's
+ * CONTRACTS.md code (e.g. #6 → 409 subname_generation_mismatch), 400 invalid_request for a contract error
+ * without one, 503 chain_unavailable when the chain cannot be asked.
+ */
+export async function prepareInvocation<A extends ArgSpec, R>(
+  server: rpc.Server,
+  networkPassphrase: string,
+  source: string,
+  contractId: string,
+  fn: FnDef<A, R>,
+  args: ArgValues<A>,
+): Promise<PreparedTransaction> {
+  if (!isAccountId(source)) throw new ApiError("invalid_account", { detail: "source must be a G account" });
+  const account = await loadAccount(server, source);
+  const tx = new TransactionBuilder(account, { fee: INCLUSION_FEE, networkPassphrase })
+    .addOperation(
+      Operation.invokeContractFunction({
+        contract: contractId,
+        function: fn.name,
+        args: fn.encodeArgs(args),
+      }),
+    )
+    .setTimeout(VALIDITY_SECONDS)
+    .build();
+
+  let sim: rpc.Api.SimulateTransactionResponse;
+  try {
+    sim = await server.simulateTransaction(tx);
+  } catch {
+    throw new ApiError("chain_unavailable", { detail: `simulating ${fn.name} failed` });
+  }
+  if (rpc.Api.isSimulationError(sim)) throw contractFailure(fn.name, sim.error);
+  if (!rpc.Api.isSimulationSuccess(sim)) {
+    throw new ApiError("chain_unavailable", { detail: `simulating ${fn.name} gave no result` });
+  }
+  const assembled = rpc.assembleTransaction(tx, sim).build();
+  return {
+    xdr: assembled.toXDR(),
+    fee: assembled.fee,
+    contractId,
+    fn: fn.name,
+    source,
+    networkPassphrase,
+  };
+}
+
+/** The mapped code of a contract error, or 400 invalid_request naming the number when CONTRACTS.md names none. */
+export function contractFailure(fnName: string, hostError: string): ApiError {
+  const n = contractErrorNumber(hostError);
+  const code = n === null ? null : (CONTRACT_ERROR_CODES[n] ?? null);
+  if (code !== null) return new ApiError(code);
+  return new ApiError("invalid_request", {
+    detail: `the contract rejected ${fnName}${n === null ? "" : ` (error #${n})`}`,
+    contractError: n,
+  });
+}
+
+/**
+ * The source account with its current sequence number. The SDK's getAccount reports every failure, an
+ * unreachable RPC included, as "not found"; reading the ledger entry directly keeps the two apart.
+ */
+async function loadAccount(server: rpc.Server, source: string): Promise<Account> {
+  const key = xdr.LedgerKey.account(
+    new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(source).xdrPublicKey() }),
+  );
+  let found: rpc.Api.GetLedgerEntriesResponse;
+  try {
+    found = await server.getLedgerEntries(key);
+  } catch {
+    throw new ApiError("chain_unavailable", { detail: "reading the source account failed" });
+  }
+  const entry = found.entries[0];
+  if (entry === undefined) {
+    throw new ApiError("invalid_account", { detail: "the source account does not exist on this network" });
+  }
+  if (entry.val.type !== "account")
+    throw new ApiError("chain_unavailable", { detail: "unexpected account entry" });
+  return new Account(source, entry.val.account.seqNum.toString());
+}

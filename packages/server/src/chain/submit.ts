@@ -1,0 +1,215 @@
+// Submission of transactions a wallet signed (DESIGN data flow 6, spec §4.6 rule 4). Submitting is idempotent by
+// transaction hash: the chain is asked about the hash before anything is sent, and a DUPLICATE answer means the
+// network already holds it, so resubmitting the same signed XDR never creates a second transaction. While a
+// transaction is not final within the polling budget the answer is "pending" with its original hash.
+import { CONTRACT_ERROR_CODES, isAccountId } from "@namereg/protocol";
+import {
+  FeeBumpTransaction,
+  Keypair,
+  rpc,
+  type Transaction,
+  TransactionBuilder,
+  type xdr,
+} from "@stellar/stellar-sdk";
+import type { FastifyReply } from "fastify";
+import { z } from "zod";
+import { ApiError } from "../api/errors.ts";
+
+export type SubmitOutcome =
+  | { status: "success"; txHash: string; ledger: number }
+  | { status: "pending"; txHash: string }
+  | { status: "failed"; txHash: string; resultCode: string; contractError: number | null };
+
+export interface SubmitOptions {
+  /** getTransaction polls after sending (default 20). */
+  attempts?: number;
+  /** Wait before each poll, in ms (default 500). */
+  intervalMs?: number;
+}
+
+const DEFAULT_ATTEMPTS = 20;
+const DEFAULT_INTERVAL_MS = 500;
+
+/**
+ * Sends `signedXdr` unless the chain already knows it, then polls for its result. Throws ApiError 400
+ * invalid_request for XDR that is not a signed transaction of this network, 503 chain_unavailable when the
+ * chain cannot be asked before sending or asks to try again later.
+ */
+export async function submitSigned(
+  server: rpc.Server,
+  networkPassphrase: string,
+  signedXdr: string,
+  opts: SubmitOptions = {},
+): Promise<SubmitOutcome> {
+  const tx = parseSigned(signedXdr, networkPassphrase);
+  const txHash = Buffer.from(tx.hash()).toString("hex");
+
+  const known = await ask(() => server.getTransaction(txHash));
+  const final = finalOutcome(txHash, known);
+  if (final !== null) return final;
+
+  const sent = await ask(() => server.sendTransaction(tx));
+  if (sent.status === "TRY_AGAIN_LATER") {
+    throw new ApiError("chain_unavailable", {
+      detail: "the network asked to try again later; submit the same signed transaction again",
+      txHash,
+    });
+  }
+  if (sent.status === "ERROR") {
+    return {
+      status: "failed",
+      txHash,
+      resultCode: resultCodeOf(sent.errorResult),
+      contractError: contractErrorOf(sent.diagnosticEvents ?? []),
+    };
+  }
+
+  // PENDING, or DUPLICATE: the network already has it queued or applied, so only its result is awaited.
+  const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
+  const intervalMs = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
+  for (let i = 0; i < attempts; i++) {
+    await sleep(intervalMs);
+    let got: rpc.Api.GetTransactionResponse;
+    try {
+      got = await server.getTransaction(txHash);
+    } catch {
+      // Sent already: a failed poll must not turn into an error that invites a replacement transaction.
+      continue;
+    }
+    const outcome = finalOutcome(txHash, got);
+    if (outcome !== null) return outcome;
+  }
+  return { status: "pending", txHash };
+}
+
+export const SubmitSuccessBody = z.object({
+  ok: z.literal(true),
+  txHash: z.string(),
+  ledger: z.number().int(),
+});
+export const SubmitPendingBody = z.object({
+  ok: z.literal(false),
+  pending: z.literal(true),
+  txHash: z.string(),
+});
+export const SubmitFailedBody = z.object({
+  error: z.literal("transaction_failed"),
+  txHash: z.string(),
+  resultCode: z.string(),
+  contractError: z.number().int().nullable(),
+  /** The spec's code for `contractError` when CONTRACTS.md names one (e.g. subname_generation_mismatch). */
+  code: z.string().nullable(),
+});
+
+/** Response schemas for a route answering with replySubmitOutcome. */
+export const SUBMIT_RESPONSES = { 200: SubmitSuccessBody, 202: SubmitPendingBody, 409: SubmitFailedBody };
+
+/**
+ * 200 `{ ok: true, txHash, ledger }`; 202 `{ ok: false, pending: true, txHash }` (check that hash, do not
+ * replace the transaction); 409 `{ error: "transaction_failed", txHash, resultCode, contractError, code }`.
+ */
+export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome): FastifyReply {
+  switch (outcome.status) {
+    case "success":
+      return reply.code(200).send({ ok: true, txHash: outcome.txHash, ledger: outcome.ledger });
+    case "pending":
+      return reply.code(202).send({ ok: false, pending: true, txHash: outcome.txHash });
+    case "failed": {
+      const { contractError } = outcome;
+      const code = contractError === null ? null : (CONTRACT_ERROR_CODES[contractError] ?? null);
+      return reply.code(409).send({
+        error: "transaction_failed",
+        txHash: outcome.txHash,
+        resultCode: outcome.resultCode,
+        contractError,
+        code,
+      });
+    }
+  }
+}
+
+const invalid = (detail: string) => new ApiError("invalid_request", { detail });
+
+/**
+ * The transaction, provided it is one and is signed for this network. The network cannot be read from an
+ * envelope; it is part of the signed hash, so a signature by the source key that does not verify against this
+ * network's hash means another network (or a tampered envelope). Signatures by other keys (multisig) are left
+ * for the network to judge.
+ */
+function parseSigned(signedXdr: string, networkPassphrase: string): Transaction | FeeBumpTransaction {
+  let tx: Transaction | FeeBumpTransaction;
+  try {
+    tx = TransactionBuilder.fromXDR(signedXdr.trim(), networkPassphrase);
+  } catch {
+    throw invalid("signedXdr: is not a base64 transaction envelope");
+  }
+  if (tx.signatures.length === 0) throw invalid("signedXdr: the transaction is not signed");
+  const source = tx instanceof FeeBumpTransaction ? tx.feeSource : tx.source;
+  if (isAccountId(source)) {
+    const key = Keypair.fromPublicKey(source);
+    const hint = key.signatureHint();
+    const hash = tx.hash();
+    const bySource = tx.signatures.filter((s) => Buffer.from(s.hint.value).equals(Buffer.from(hint)));
+    if (bySource.length > 0 && !bySource.some((s) => key.verify(hash, s.signature))) {
+      throw invalid("signedXdr: is not signed for this network");
+    }
+  }
+  return tx;
+}
+
+async function ask<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw new ApiError("chain_unavailable", { detail: "the chain could not be reached" });
+  }
+}
+
+function finalOutcome(txHash: string, got: rpc.Api.GetTransactionResponse): SubmitOutcome | null {
+  if (got.status === rpc.Api.GetTransactionStatus.SUCCESS)
+    return { status: "success", txHash, ledger: got.ledger };
+  if (got.status === rpc.Api.GetTransactionStatus.FAILED) {
+    return {
+      status: "failed",
+      txHash,
+      resultCode: resultCodeOf(got.resultXdr),
+      contractError: contractErrorOf([
+        ...(got.diagnosticEventsXdr ?? []),
+        ...metaDiagnostics(got.resultMetaXdr),
+      ]),
+    };
+  }
+  return null;
+}
+
+/** The transaction-level result code (`txFailed`, `txBadSeq`…), the inner one for a fee bump. */
+function resultCodeOf(result: xdr.TransactionResult | undefined): string {
+  if (result === undefined) return "unknown";
+  const outer = result.result;
+  if (outer.type === "txFeeBumpInnerSuccess" || outer.type === "txFeeBumpInnerFailed") {
+    return outer.innerResultPair.result.result.type;
+  }
+  return outer.type;
+}
+
+/** Diagnostic events kept in the result meta (v3: in sorobanMeta, v4: at the top), when the node keeps them. */
+function metaDiagnostics(meta: xdr.TransactionMeta): xdr.DiagnosticEvent[] {
+  if (meta.type === "v3") return meta.v3.sorobanMeta?.diagnosticEvents ?? [];
+  if (meta.type === "v4") return meta.v4.diagnosticEvents;
+  return [];
+}
+
+/** `Error(Contract, #n)` from the failure's diagnostic events (topic or data), or null when none says. */
+function contractErrorOf(events: readonly xdr.DiagnosticEvent[]): number | null {
+  for (const event of events) {
+    const body = event.event.body.v0;
+    for (const value of [...body.topics, body.data]) {
+      if (value.type === "scvError" && value.error.type === "sceContract") return value.error.contractCode;
+    }
+  }
+  return null;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
