@@ -1,7 +1,7 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, ListenOptions, Subscription } from "../db/types.ts";
-import { NODE_CHANNEL } from "../runtime/indexer-process.ts";
 import { type CachedResolution, nodesOfPayload, ResolveCache, wireInvalidation } from "./resolve-cache.ts";
 
 const node = (n: number) => n.toString(16).padStart(64, "0");

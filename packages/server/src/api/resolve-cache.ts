@@ -3,8 +3,8 @@
 // connection comes back, since notifications sent while it was gone are lost. Expiry is not the cache's concern:
 // a found entry carries its expiry and the route checks it on every hit.
 import type { FastifyBaseLogger } from "fastify";
+import { NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, Subscription } from "../db/types.ts";
-import { NODE_CHANNEL } from "../runtime/indexer-process.ts";
 
 export type CachedResolution =
   /** `body` is the serialised 200 answer; `expiresAt` in Unix seconds, null for a name without expiry. */

@@ -6,9 +6,9 @@
 
 import { FeeBumpTransaction, type Transaction, TransactionBuilder, WebAuth } from "@stellar/stellar-sdk";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
-import { ApiError } from "../api/errors.ts";
 import { authChallenges } from "../db/tables.ts";
 import type { Database } from "../db/types.ts";
+import { ApiError } from "../errors.ts";
 import type { SessionKeys } from "./keys.ts";
 
 /** SEP-10's usual window: time to open a wallet and approve, short enough that a leaked challenge goes stale. */

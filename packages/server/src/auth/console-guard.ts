@@ -9,11 +9,11 @@
 // wallet does not own; once bound, the session stays with that namespace (another one needs a new sign-in).
 import { isContractId, isValidLabel, type Namespace, namespaceNode, RegistryFns } from "@namereg/protocol";
 import type { FastifyRequest } from "fastify";
-import { ApiError } from "../api/errors.ts";
-import { liveRead } from "../api/live-reads.ts";
 import type { ContractReader } from "../chain/contract-reader.ts";
+import { liveRead } from "../chain/live-reads.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/types.ts";
+import { ApiError } from "../errors.ts";
 import { sessionKeys } from "./keys.ts";
 import { bindNamespace, loadLiveSession, OPERATOR_SUBJECT, type Session } from "./sessions.ts";
 import { verifySessionToken } from "./tokens.ts";

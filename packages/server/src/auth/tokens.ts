@@ -1,7 +1,7 @@
 // Session tokens: HS256 JWTs that name a server-side session (jti). The token proves who the session belongs to;
 // the session row decides whether it is still good (revocation), so a token is never trusted on its own.
 import { errors, jwtVerify, SignJWT } from "jose";
-import { ApiError } from "../api/errors.ts";
+import { ApiError } from "../errors.ts";
 
 export interface TokenClaims {
   readonly issuer: string;

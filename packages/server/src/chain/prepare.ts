@@ -11,7 +11,7 @@ import {
   isAccountId,
 } from "@namereg/protocol";
 import { Account, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
-import { ApiError } from "../api/errors.ts";
+import { ApiError } from "../errors.ts";
 
 export interface PreparedTransaction {
   /** Base64 TransactionEnvelope, unsigned. */

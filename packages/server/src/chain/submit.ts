@@ -13,7 +13,7 @@ import {
 } from "@stellar/stellar-sdk";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
-import { ApiError } from "../api/errors.ts";
+import { ApiError } from "../errors.ts";
 
 export type SubmitOutcome =
   | { status: "success"; txHash: string; ledger: number }

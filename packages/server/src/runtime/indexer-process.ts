@@ -6,13 +6,11 @@ import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import type { Config } from "../config/index.ts";
 import { advisoryLockKey, type Database } from "../db/index.ts";
+import { publishNodeChanges } from "../db/node-changes.ts";
 import { type BatchInfo, type CoreContract, Indexer } from "../indexer/indexer.ts";
 import { progressReporter } from "./progress.ts";
 
 export const INDEXER_LOCK = "namereg:indexer";
-export const NODE_CHANNEL = "namereg_nodes";
-/** NOTIFY payloads are limited to 8000 bytes; 64-hex nodes are sent in groups well under it. */
-const NODES_PER_NOTIFY = 100;
 
 export interface IndexerProcessOptions {
   config: Config;
@@ -90,11 +88,8 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
 }
 
 async function publishChanges(database: Database, nodes: Set<string>, logger: Logger): Promise<void> {
-  const list = [...nodes];
   try {
-    for (let i = 0; i < list.length; i += NODES_PER_NOTIFY) {
-      await database.notify(NODE_CHANNEL, list.slice(i, i + NODES_PER_NOTIFY).join(","));
-    }
+    await publishNodeChanges(database, nodes);
   } catch (err) {
     logger.warn({ err }, "could not publish changed nodes");
   }

@@ -6,10 +6,10 @@ import { type ChainNetwork, isChainNetwork, isValidLabel, ResolverFns } from "@n
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ContractReader } from "../../chain/contract-reader.ts";
+import { liveRead } from "../../chain/live-reads.ts";
 import type { Database } from "../../db/types.ts";
 import { noStore } from "../cache.ts";
 import { ApiError } from "../errors.ts";
-import { liveRead } from "../live-reads.ts";
 import {
   LabelParam,
   liveControl,

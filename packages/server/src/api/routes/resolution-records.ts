@@ -4,8 +4,8 @@
 // verification flags are not, and read null when their read fails.
 import { PrimaryFns, ResolverFns } from "@namereg/protocol";
 import type { ContractReader } from "../../chain/contract-reader.ts";
+import { liveRead } from "../../chain/live-reads.ts";
 import { ApiError } from "../errors.ts";
-import { liveRead } from "../live-reads.ts";
 
 export interface RecordsInput {
   readonly name: string;

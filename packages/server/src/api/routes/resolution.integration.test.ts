@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ContractReader } from "../../chain/contract-reader.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
 import { testConfig } from "../../config/testing.ts";
+import { publishNodeChanges } from "../../db/node-changes.ts";
 import { nameHistory, names, namespaceProfiles } from "../../db/tables.ts";
 import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import type { Indexer } from "../../indexer/indexer.ts";
 import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
-import { NODE_CHANNEL } from "../../runtime/indexer-process.ts";
 import { type App, buildApp } from "../app.ts";
 
 const LABEL_RULE = "must be 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";
@@ -474,7 +474,7 @@ for (const kind of TEST_DATABASE_KINDS) {
       // The mirror has changed, but nothing was published yet: the cached answer stands.
       expect(await get("/v1/resolve/acme/bob")).toEqual(before);
 
-      await database.notify(NODE_CHANNEL, [...changed].join(","));
+      await publishNodeChanges(database, changed);
       const bob = await nameRow("bob");
       await vi.waitFor(
         async () =>

@@ -16,10 +16,10 @@ import {
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { ContractReader } from "../../chain/contract-reader.ts";
+import { liveRead } from "../../chain/live-reads.ts";
 import { namespaces } from "../../db/tables.ts";
 import type { Database } from "../../db/types.ts";
 import { ApiError } from "../errors.ts";
-import { liveRead } from "../live-reads.ts";
 
 /** A single lower-case label as a path segment. */
 export const LabelParam = z.string().refine(isValidLabel, "must be a lower-case label");

@@ -9,8 +9,8 @@ import {
   type ErrorCode,
   type FnDef,
 } from "@namereg/protocol";
-import { ChainUnavailableError, ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../errors.ts";
+import { ChainUnavailableError, ContractCallError, type ContractReader } from "./contract-reader.ts";
 
 export interface LiveReadOptions {
   /** Code for an unreachable chain or a contract failure without a mapped code. */
