@@ -11,6 +11,7 @@ import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
+import { seedDemo } from "./seed-demo.ts";
 
 export interface Runtime {
   config: Config;
@@ -88,14 +89,15 @@ export async function indexCommand(env?: Env): Promise<void> {
 export async function startCommand(
   env?: Env,
   role: Role = "start",
-  onReady?: (url: string) => void,
+  onReady?: (url: string) => void | Promise<void>,
 ): Promise<void> {
   const rt = await openRuntime(role, env);
   const { signal, done } = untilSignal();
   const { app, url } = await startApi(rt);
   rt.logger.info({ url }, "API listening");
-  onReady?.(url);
   const indexing = runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+  // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
+  await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");
   await indexing;
   await app.close();
@@ -122,7 +124,18 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     ...contractEnv(devnet),
   };
   try {
-    await startCommand(devEnv, "dev", (url) => console.log(banner(url, devnet)));
+    await startCommand(devEnv, "dev", async (url) => {
+      // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
+      // SEP-10 session per owner and the console route.
+      try {
+        await seedDemo({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(
+          `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
+        );
+      }
+      console.log(banner(url, devnet));
+    });
   } finally {
     await devnet.stop();
   }

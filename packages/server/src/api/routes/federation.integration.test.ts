@@ -2,7 +2,7 @@
 // in full in-process, then through the Stellar SDK's own federation client against the listening app.
 import { DEMO_MEMO, demoKeypair } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
-import { Federation, StellarToml } from "@stellar/stellar-sdk";
+import { Federation, StellarToml, StrKey } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { names, resolverRecords } from "../../db/tables.ts";
@@ -141,14 +141,16 @@ for (const kind of TEST_DATABASE_KINDS) {
       });
       expect(response.statusCode).toBe(200);
       expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");
-      expect(response.body).toBe(
-        [
-          "# namereg: SEP-2 federation for name*namespace addresses (alice*acme).",
-          'FEDERATION_SERVER="http://names.example/federation"',
-          `NETWORK_PASSPHRASE="${demo.devnet.networkPassphrase}"`,
-          "",
-        ].join("\n"),
-      );
+      const lines = response.body.split("\n");
+      const signingKey = /^SIGNING_KEY="(G[A-Z2-7]{55})"$/.exec(lines[3] ?? "")?.[1] ?? "";
+      expect(StrKey.isValidEd25519PublicKey(signingKey)).toBe(true);
+      expect(lines.filter((_, i) => i !== 3)).toEqual([
+        "# namereg: SEP-2 federation for name*namespace addresses (alice*acme).",
+        'FEDERATION_SERVER="http://names.example/federation"',
+        'WEB_AUTH_ENDPOINT="http://names.example/auth"',
+        `NETWORK_PASSPHRASE="${demo.devnet.networkPassphrase}"`,
+        "",
+      ]);
       const bad = await app.inject({ url: "/.well-known/stellar.toml", headers: { host: 'x"\nEVIL=1' } });
       expect({ statusCode: bad.statusCode, body: bad.json() }).toEqual({
         statusCode: 400,

@@ -4,6 +4,7 @@
 import { isAccountId, normaliseLabel } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { sessionKeys } from "../../auth/keys.ts";
 import type { Config } from "../../config/index.ts";
 import type { Database } from "../../db/types.ts";
 import { noStore } from "../cache.ts";
@@ -87,6 +88,9 @@ export const federationRoutes: FastifyPluginAsyncZod<FederationRouteOptions> = a
     const lines = [
       `# ${config.serviceName}: SEP-2 federation for name*namespace addresses (alice*acme).`,
       `FEDERATION_SERVER=${tomlString(`${request.protocol}://${host}/federation`)}`,
+      // SEP-10: where wallets get a challenge and which key signs it, so they can verify our challenges.
+      `WEB_AUTH_ENDPOINT=${tomlString(`${request.protocol}://${host}/auth`)}`,
+      `SIGNING_KEY=${tomlString(sessionKeys(config.session.secret).challengeSigner.publicKey())}`,
     ];
     if (config.chain.networkPassphrase !== null) {
       lines.push(`NETWORK_PASSPHRASE=${tomlString(config.chain.networkPassphrase)}`);
