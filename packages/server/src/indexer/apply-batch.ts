@@ -35,11 +35,13 @@ export async function applyBatch(
   input: {
     streamId: number;
     events: RawEvent[];
+    /** The events already decoded (in the same order), when the caller decoded them ahead. */
+    decoded?: IncomingEvent[];
     next: StreamPosition;
     rereads: Map<string, Namespace | null>;
   },
 ): Promise<BatchResult> {
-  const incoming = input.events.map(decodeRawEvent);
+  const incoming = input.decoded ?? input.events.map(decodeRawEvent);
   const result = await db.transaction(async (tx) => {
     const known = new Set<string>();
     for (const chunk of chunks(

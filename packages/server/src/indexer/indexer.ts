@@ -8,13 +8,8 @@ import { LedgerRangeError, type RawEvent, type RpcClient } from "../chain/rpc-cl
 import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
-import {
-  type Batch,
-  closesLedger,
-  fetchBatch,
-  MAX_CONTRACTS_PER_STREAM,
-  type StreamPosition,
-} from "./fetch-batch.ts";
+import { decodeRawEvent } from "./decode.ts";
+import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./project.ts";
 
 export interface CoreContract {
@@ -139,12 +134,17 @@ export class Indexer {
    * database overlap). A prefetched batch is discarded if its predecessor fails to commit.
    */
   private async advance(stream: typeof streams.$inferSelect, ids: string[]): Promise<boolean> {
-    const fetch = (p: StreamPosition) => fetchBatch(this.o.rpc, ids, p, { limit: this.o.pageLimit });
+    // Decoding happens as each prefetched batch arrives, overlapping the previous batch's database work.
+    const fetch = (p: StreamPosition) =>
+      fetchBatch(this.o.rpc, ids, p, { limit: this.o.pageLimit }).then((b) => ({
+        ...b,
+        decoded: b.events.map(decodeRawEvent),
+      }));
     let position: StreamPosition = { nextLedger: stream.nextLedger, cursor: stream.cursor };
-    let pending: Promise<Batch> | null = fetch(position);
+    let pending: ReturnType<typeof fetch> | null = fetch(position);
     let progressed = false;
     while (pending !== null) {
-      let batch: Batch;
+      let batch: Awaited<ReturnType<typeof fetch>>;
       try {
         batch = await pending;
       } catch (err) {
@@ -160,6 +160,7 @@ export class Indexer {
       const result = await applyBatch(this.o.db, this.cache, {
         streamId: stream.id,
         events: batch.events,
+        decoded: batch.decoded,
         next: batch.next,
         rereads,
       });

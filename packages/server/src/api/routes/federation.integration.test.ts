@@ -164,13 +164,14 @@ for (const kind of TEST_DATABASE_KINDS) {
         url: "/.well-known/stellar.toml",
         headers: { host: "n.example:8443" },
       });
-      expect(response.body).toBe(
-        [
-          "# namereg: SEP-2 federation for name*namespace addresses (alice*acme).",
-          'FEDERATION_SERVER="http://n.example:8443/federation"',
-          "",
-        ].join("\n"),
-      );
+      const lines = response.body.split("\n");
+      expect(lines.filter((l) => !l.startsWith("SIGNING_KEY="))).toEqual([
+        "# namereg: SEP-2 federation for name*namespace addresses (alice*acme).",
+        'FEDERATION_SERVER="http://n.example:8443/federation"',
+        'WEB_AUTH_ENDPOINT="http://n.example:8443/auth"',
+        "",
+      ]);
+      expect(lines.some((l) => /^SIGNING_KEY="G[A-Z2-7]{55}"$/.test(l))).toBe(true);
     });
 
     describe("through the Stellar SDK", () => {
@@ -193,10 +194,12 @@ for (const kind of TEST_DATABASE_KINDS) {
       it("discovers the federation server from the stellar.toml", async () => {
         const domain = base.replace("http://", "");
         const toml = await StellarToml.Resolver.resolve(domain, { allowHttp: true });
-        expect(toml).toEqual({
+        expect(toml).toMatchObject({
           FEDERATION_SERVER: `${base}/federation`,
+          WEB_AUTH_ENDPOINT: `${base}/auth`,
           NETWORK_PASSPHRASE: demo.devnet.networkPassphrase,
         });
+        expect(StrKey.isValidEd25519PublicKey(String(toml.SIGNING_KEY))).toBe(true);
         const server = new Federation.Server(String(toml.FEDERATION_SERVER), "acme", { allowHttp: true });
         expect(await server.resolveAddress("alice*acme")).toEqual(ALICE);
       });
