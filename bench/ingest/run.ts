@@ -68,6 +68,7 @@ try {
     })),
     registryId: field("registry"),
     pollMs: 10,
+    concurrency: kind === "postgres" ? Number(process.env.INGEST_CONCURRENCY ?? 2) : 1,
   });
   await indexer.init();
   t = performance.now();

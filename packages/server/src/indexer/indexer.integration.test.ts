@@ -58,7 +58,8 @@ for (const kind of TEST_DATABASE_KINDS) {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
       database = await createTestDatabase(kind);
       const db = database.db;
-      const indexer = indexerFor(devnet, db);
+      // Concurrent streams where the database allows them (row locks keep concurrent batches consistent).
+      const indexer = indexerFor(devnet, db, { concurrency: kind === "postgres" ? 3 : 1 });
       await indexer.init();
       await runUntilIdle(indexer);
 

@@ -35,6 +35,8 @@ export interface IndexerOptions {
   registryId: string;
   pollMs?: number;
   pageLimit?: number;
+  /** Streams advanced at once (default 1; 2 suits PostgreSQL on two cores). */
+  concurrency?: number;
   now?: () => Date;
   onBatch?: (info: BatchInfo) => void;
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
@@ -55,7 +57,7 @@ export class Indexer {
   }
 
   constructor(opts: IndexerOptions) {
-    this.o = { pollMs: 1000, pageLimit: 10_000, now: () => new Date(), ...opts };
+    this.o = { pollMs: 1000, pageLimit: 10_000, concurrency: 1, now: () => new Date(), ...opts };
   }
 
   /** Tracks the configured core contracts (once) and loads the in-memory view. */
@@ -97,15 +99,24 @@ export class Indexer {
     await this.observeHead(head.sequence);
     let progressed = false;
     const rows = await db.select().from(streams).orderBy(asc(streams.nextLedger), asc(streams.id));
+    const behind: { stream: (typeof rows)[number]; ids: string[] }[] = [];
     for (const stream of rows) {
       const ids = this.contractsOf(stream.id);
       if (ids.length === 0) {
         await db.delete(streams).where(eq(streams.id, stream.id));
         continue;
       }
-      if (stream.nextLedger > head.sequence) continue;
-      if (await this.advance(stream, ids)) progressed = true;
+      if (stream.nextLedger <= head.sequence) behind.push({ stream, ids });
     }
+    // Streams follow disjoint contracts and write disjoint rows, so several can commit at once on PostgreSQL's
+    // connection pool; PGlite has one connection, where concurrency 1 keeps the batches in turn.
+    const queue = [...behind];
+    const worker = async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        if (await this.advance(next.stream, next.ids)) progressed = true;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.o.concurrency, queue.length) }, worker));
     if (await this.mergeAtHead(head.sequence)) progressed = true;
     await this.recordProgress(progressed);
     return progressed;

@@ -99,11 +99,20 @@ export class WorkingSet {
   /** Nodes whose resolution may have changed, for cache invalidation after commit. */
   readonly changedNodes = new Set<string>();
 
-  /** Loads every row the page may touch in one query per table. */
+  /**
+   * Loads every row the page may touch in one query per table, locked (FOR UPDATE) in key order: when streams
+   * commit concurrently, a batch that needs a row another batch is changing waits and then reads the committed
+   * row, so no whole-row write-back can undo another stream's change.
+   */
   async load(db: Db, keys: Keys): Promise<void> {
     const nsKeys = [...keys.namespaces];
     if (nsKeys.length > 0) {
-      const found = await db.select().from(namespaces).where(anyOf(namespaces.node, nsKeys));
+      const found = await db
+        .select()
+        .from(namespaces)
+        .where(anyOf(namespaces.node, nsKeys))
+        .orderBy(namespaces.node)
+        .for("update");
       for (const r of found) this.namespaces.seed(r.node, r);
     }
     for (const k of nsKeys) this.namespaces.seed(k, null);
@@ -114,12 +123,18 @@ export class WorkingSet {
     await loadInto(db, feeReceipts, feeReceipts.label, keys.receipts, this.receipts, (r) => r.label);
     const claimIds = [...keys.claims];
     if (claimIds.length > 0) {
-      for (const r of await db.select().from(claims).where(anyOf(claims.id, claimIds)))
+      for (const r of await db
+        .select()
+        .from(claims)
+        .where(anyOf(claims.id, claimIds))
+        .orderBy(claims.id)
+        .for("update"))
         this.claims.seed(claimKey(r.id), r);
       for (const r of await db
         .select()
         .from(claimObjections)
-        .where(anyOf(claimObjections.claimId, claimIds))) {
+        .where(anyOf(claimObjections.claimId, claimIds))
+        .for("update")) {
         this.objections.seed(objectionKey(r.claimId, r.objector), r);
       }
     }
@@ -159,12 +174,14 @@ async function loadInto<T extends PgTable, R, K extends string>(
   rows: Rows<K, R>,
   keyOf: (row: R) => K,
 ): Promise<void> {
-  const list = [...keys];
+  const list = [...keys].sort();
   for (const chunk of chunks(list, 5000)) {
     const found = (await db
       .select()
       .from(table as PgTable)
-      .where(anyOf(column, chunk))) as R[];
+      .where(anyOf(column, chunk))
+      .orderBy(column)
+      .for("update")) as R[];
     for (const r of found) rows.seed(keyOf(r), r);
   }
   for (const k of list) rows.seed(k, null);

@@ -68,6 +68,9 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
       reader: new ContractReader(rpcUrl, networkPassphrase),
       core: await coreContracts(config, rpc),
       registryId,
+      // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
+      // a single connection.
+      concurrency: database.kind === "postgres" ? 2 : 1,
       onBatch: (info) => {
         reporter(info);
         opts.onBatch?.(info);
