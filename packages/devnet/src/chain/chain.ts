@@ -36,7 +36,7 @@ import {
   simulateTransaction,
 } from "./soroban/simulate.ts";
 import { type SyntheticEvent, toStoredEvents } from "./synthetic-events.ts";
-import { type AppliedTransaction, applyTransaction } from "./transactions/apply.ts";
+import { type AppliedTransaction, applyTransaction, emptyMeta } from "./transactions/apply.ts";
 import { MalformedEnvelopeError, type ParsedTransaction, parseTransaction } from "./transactions/envelope.ts";
 import { bidFee, minimumFee } from "./transactions/fees.ts";
 import { failureResult } from "./transactions/results.ts";
@@ -262,17 +262,7 @@ export class Chain {
         tx,
         successful: false,
         result: failureResult(tx, { code: "txInternalError", inner: false }, 0n),
-        meta: xdr.TransactionMeta.v4(
-          new xdr.TransactionMetaV4({
-            ext: xdr.ExtensionPoint.v0(),
-            txChangesBefore: [],
-            operations: [],
-            txChangesAfter: [],
-            sorobanMeta: null,
-            events: [],
-            diagnosticEvents: [],
-          }),
-        ),
+        meta: emptyMeta(),
         feeChanges: [],
         postFeeChanges: [],
         operationEvents: [],

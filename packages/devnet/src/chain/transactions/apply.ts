@@ -41,7 +41,8 @@ export interface AppliedTransaction {
   readonly error?: HostError;
 }
 
-function emptyMeta(): xdr.TransactionMeta {
+/** Meta of a transaction that changed nothing (rejected before or during application). */
+export function emptyMeta(): xdr.TransactionMeta {
   return xdr.TransactionMeta.v4(
     new xdr.TransactionMetaV4({
       ext: xdr.ExtensionPoint.v0(),
