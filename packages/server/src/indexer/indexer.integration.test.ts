@@ -1,6 +1,6 @@
 // The indexer against a running devnet, on PGlite and on a real PostgreSQL database.
-import { demoKeypair, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
-import { encodeEvent, nameNode, subnameNode } from "@namereg/protocol";
+import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { encodeEvent, nameNode, namespaceNode, RegistryFns, subnameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -173,6 +173,46 @@ for (const kind of TEST_DATABASE_KINDS) {
       await again.init();
       await runUntilIdle(again);
       expect((await db.select({ id: events.id }).from(events)).length).toBe(archived.length);
+    });
+
+    it("follows the registrar an allocation deployed even when it was replaced before the back-fill", async () => {
+      devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      const net = devnet;
+      const original = net.demo?.namespaces.acme.registrar ?? "";
+      const wallet = new Wallet({
+        rpcUrl: net.rpcUrl,
+        networkPassphrase: net.networkPassphrase,
+        settle: async () => {
+          net.closeLedger();
+        },
+      });
+      const { value: replacement } = await wallet.invoke(
+        demoKeypair("acme"),
+        net.contracts.registry,
+        RegistryFns.deploy_registrar,
+        {
+          node: namespaceNode("acme"),
+        },
+      );
+      expect(replacement).not.toBe(original);
+      const indexer = indexerFor(net, database.db);
+      await indexer.init();
+      await runUntilIdle(indexer);
+      const tracked = new Map(
+        (await database.db.select().from(trackedContracts)).map((t) => [t.contractId, t]),
+      );
+      expect(tracked.get(original)).toMatchObject({ role: "registrar", retired: true });
+      expect(tracked.get(replacement)).toMatchObject({ role: "registrar", retired: false });
+      const [acme] = await database.db.select().from(namespaces).where(eq(namespaces.label, "acme"));
+      expect(acme?.registrar).toBe(replacement);
+      // alice's history lives in the original registrar's events: it is in the mirror.
+      const [alice] = await database.db
+        .select()
+        .from(names)
+        .where(eq(names.node, nameNode("alice", "acme")));
+      expect(alice).toMatchObject({ holder: pk("alice"), active: true });
+      expect(await database.db.select().from(deadLetters)).toEqual([]);
     });
 
     it("dead-letters an undecodable event but archives it and keeps going", async () => {

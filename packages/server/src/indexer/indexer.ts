@@ -4,6 +4,7 @@
 import { decodeEventXdr, type Namespace, RegistryFns } from "@namereg/protocol";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
+import { contractsCreatedBy } from "../chain/created-contracts.ts";
 import { LedgerRangeError, type RawEvent, type RpcClient } from "../chain/rpc-client.ts";
 import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -191,26 +192,43 @@ export class Indexer {
 
   /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */
   private async rereadNamespaces(batch: RawEvent[]): Promise<Map<string, Namespace | null>> {
-    const nodes = new Set<string>();
+    const allocations = new Map<string, string>(); // node → transaction hash of its ns_v1
     for (const e of batch) {
       if (this.cache.contracts.get(e.contractId)?.role !== "registry") continue;
       try {
         const ev = decodeEventXdr(e.topic, e.value);
-        if (ev !== null && ROUTING.has(ev.type) && "node" in ev) nodes.add(ev.node);
+        if (ev !== null && ROUTING.has(ev.type) && "node" in ev) allocations.set(ev.node, e.txHash);
       } catch {
         // undecodable: the batch application dead-letters it
       }
     }
     const out = new Map<string, Namespace | null>();
-    for (const node of nodes) {
+    for (const [node, txHash] of allocations) {
+      let current: Namespace | null;
       try {
-        out.set(node, await this.o.reader.read(this.o.registryId, RegistryFns.namespace, { node }));
+        current = await this.o.reader.read(this.o.registryId, RegistryFns.namespace, { node });
       } catch (err) {
         if (!(err instanceof ContractCallError)) throw err; // unreachable chain: retry the batch later
-        out.set(node, null);
+        current = null;
       }
+      out.set(
+        node,
+        current === null ? null : { ...current, registrar: await this.allocatedRegistrar(txHash, current) },
+      );
     }
     return out;
+  }
+
+  /**
+   * The registrar the allocation deployed: the contract its transaction created. The current metadata names the
+   * registrar of today, which during a back-fill may be a replacement whose predecessor holds the early history.
+   * Falls back to the current one when the transaction is out of the RPC's retention or is ambiguous.
+   */
+  private async allocatedRegistrar(txHash: string, current: Namespace): Promise<string> {
+    const created = await contractsCreatedBy(this.o.rpc, txHash).catch(() => null);
+    if (created === null || created.includes(current.registrar) || created.length !== 1)
+      return current.registrar;
+    return created[0] ?? current.registrar;
   }
 
   private async recordGap(
