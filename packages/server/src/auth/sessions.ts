@@ -2,7 +2,7 @@
 // (not revoked, not expired) and which namespace it is scoped to. Reads go to the writer: a revocation must take
 // effect at once, which a lagging read replica would not guarantee.
 import { randomUUID } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { sessions } from "../db/tables.ts";
 import type { Database } from "../db/types.ts";
 import { sessionKeys } from "./keys.ts";
@@ -58,6 +58,8 @@ export async function openSession(
     namespace: options.namespace ?? null,
     expiresAt,
   };
+  // Expired sessions can never authenticate again; dropping them here keeps the table to live sessions.
+  await db.db.delete(sessions).where(lt(sessions.expiresAt, options.now));
   await db.db.insert(sessions).values({ ...session, createdAt: options.now });
   const token = await signSessionToken(sessionKeys(issuer.session.secret).tokenKey, {
     issuer: issuer.homeDomain,
