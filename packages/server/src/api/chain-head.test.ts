@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { closeTimeIso, observeLiveHead } from "./chain-head.ts";
+import { closeTimeIso, coalescedHead, observeLiveHead } from "./chain-head.ts";
 
 const log = pino({ level: "silent" });
 const now = () => new Date("2026-01-01T00:01:00.000Z");
@@ -36,5 +36,33 @@ describe("closeTimeIso", () => {
     expect(closeTimeIso("2026-01-01T01:00:55+01:00")).toBe("2026-01-01T00:00:55.000Z");
     expect(closeTimeIso("")).toBeNull();
     expect(closeTimeIso("yesterday")).toBeNull();
+  });
+});
+
+describe("coalescedHead", () => {
+  it("shares one call among concurrent requests, reuses it briefly, and never reuses a failure", async () => {
+    let calls = 0;
+    let fail = false;
+    let t = 0;
+    const source = {
+      head: async () => {
+        calls++;
+        if (fail) throw new Error("rpc down");
+        return { sequence: 100 + calls, closeTime: "1800000000" };
+      },
+    };
+    const shared = coalescedHead(source, 1000, () => t);
+    const [a, b, c] = await Promise.all([shared.head(), shared.head(), shared.head()]);
+    expect([a.sequence, b.sequence, c.sequence, calls]).toEqual([101, 101, 101, 1]);
+    t = 999;
+    expect((await shared.head()).sequence).toBe(101);
+    t = 1000;
+    expect((await shared.head()).sequence).toBe(102);
+    fail = true;
+    t = 5000;
+    await expect(shared.head()).rejects.toThrow("rpc down");
+    fail = false;
+    expect((await shared.head()).sequence).toBe(104);
+    expect(calls).toBe(4);
   });
 });

@@ -77,3 +77,35 @@ export async function readSnapshotOrNull(
     return null;
   }
 }
+
+/**
+ * Shares one RPC call among concurrent requests and reuses its answer for `ttlMs`: status and stats are polled by
+ * many clients, and each poll must not become a call to the RPC. Failures are not reused.
+ */
+export function coalescedHead(
+  source: ChainHeadSource,
+  ttlMs = 1000,
+  clock: () => number = Date.now,
+): ChainHeadSource {
+  let inFlight: Promise<{ sequence: number; closeTime: string }> | null = null;
+  let last: { at: number; head: { sequence: number; closeTime: string } } | null = null;
+  return {
+    head() {
+      if (last !== null && clock() - last.at < ttlMs) return Promise.resolve(last.head);
+      if (inFlight === null) {
+        inFlight = source.head().then(
+          (head) => {
+            last = { at: clock(), head };
+            inFlight = null;
+            return head;
+          },
+          (err: unknown) => {
+            inFlight = null;
+            throw err;
+          },
+        );
+      }
+      return inFlight;
+    },
+  };
+}

@@ -4,6 +4,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { type Logger, pino } from "pino";
+import { coalescedHead } from "../api/chain-head.ts";
 import { type App, buildApp } from "../api/index.ts";
 import { loggerOptions } from "../api/logger.ts";
 import { ContractReader } from "../chain/contract-reader.ts";
@@ -38,7 +39,7 @@ export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> 
     config,
     db: rt.database,
     logger: rt.logger,
-    ...(rpc === null ? {} : { chain: { head: () => rpc.getLatestLedger() } }),
+    ...(rpc === null ? {} : { chain: coalescedHead({ head: () => rpc.getLatestLedger() }) }),
     ...(rpcUrl === null || networkPassphrase === null
       ? {}
       : { reader: new ContractReader(rpcUrl, networkPassphrase) }),
