@@ -1,14 +1,14 @@
 // The archive, status and stats routes over the indexed demo devnet, on PGlite and on PostgreSQL.
-import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import type { NamingDevnet } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RpcClient } from "../../chain/rpc-client.ts";
 import { testConfig } from "../../config/testing.ts";
 import { events } from "../../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import { coverageOf, readIndexerSnapshot } from "../../indexer/coverage.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 type EventRow = typeof events.$inferSelect;
@@ -49,11 +49,7 @@ for (const kind of TEST_DATABASE_KINDS) {
     let indexedAt: Date;
 
     beforeAll(async () => {
-      devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
-      const indexer = indexerFor(devnet, database.db);
-      await indexer.init();
-      await runUntilIdle(indexer);
+      ({ devnet, database } = await indexDemo(kind));
       indexedAt = new Date();
       archive = await database.db.select().from(events).orderBy(asc(events.id));
       const rpc = new RpcClient(devnet.rpcUrl, { retries: 0 });

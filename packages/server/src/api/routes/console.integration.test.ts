@@ -2,7 +2,7 @@
 // with nothing but @stellar/stellar-sdk: SEP-10 sign-in with the namespace owner's key, prepare, review the
 // unsigned XDR, sign, submit through /console/tx/submit, and see the change live on chain and in the mirror.
 // It ends with `seedDemo`, which does the same for the demo's namespace profiles over real HTTP.
-import { demoKeypair, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet } from "@namereg/devnet";
 import { type ArgSpec, type FnDef, RegistrarFns, ResolverFns } from "@namereg/protocol";
 import {
   Address,
@@ -19,9 +19,9 @@ import { bearer, signIn } from "../../auth/testing.ts";
 import { ContractReader } from "../../chain/contract-reader.ts";
 import { testConfig } from "../../config/testing.ts";
 import { namespaceProfiles, namespaces } from "../../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import type { Indexer } from "../../indexer/indexer.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import { indexDemo, runUntilIdle } from "../../indexer/testing.ts";
 import { demoProfiles, pngDataUrl, seedDemo } from "../../runtime/seed-demo.ts";
 import { type App, buildApp } from "../app.ts";
 
@@ -62,12 +62,8 @@ for (const kind of TEST_DATABASE_KINDS) {
     let acmeToken: string;
 
     beforeAll(async () => {
-      devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+      ({ devnet, database, indexer } = await indexDemo(kind));
       passphrase = devnet.networkPassphrase;
-      database = await createTestDatabase(kind);
-      indexer = indexerFor(devnet, database.db);
-      await indexer.init();
-      await runUntilIdle(indexer);
       reader = new ContractReader(devnet.rpcUrl, passphrase);
       const config = testConfig({
         RPC_URL: devnet.rpcUrl,

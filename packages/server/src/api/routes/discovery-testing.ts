@@ -1,12 +1,12 @@
 // For the discovery, directory and federation tests: the demo devnet indexed into a fresh database, with the
 // off-chain profile rows `namereg dev` would seed, and an app over it whose clock stands still.
-import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import type { NamingDevnet } from "@namereg/devnet";
 import type { Env } from "../../config/load.ts";
 import { testConfig } from "../../config/testing.ts";
 import { namespaceProfiles } from "../../db/tables.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
+import type { TestDatabase } from "../../db/testing.ts";
 import type { DatabaseKind } from "../../db/url.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 export const ACME_LOGO = "data:image/png;base64,iVBORw0KGgo=";
@@ -22,23 +22,15 @@ export interface IndexedDemo {
 }
 
 export async function indexedDemo(kind: DatabaseKind): Promise<IndexedDemo> {
-  const devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+  const { devnet, database: db } = await indexDemo(kind);
   const apps: App[] = [];
-  let database: TestDatabase | undefined;
   try {
-    database = await createTestDatabase(kind);
-    const indexer = indexerFor(devnet, database.db);
-    await indexer.init();
-    await runUntilIdle(indexer);
-    await database.db
-      .insert(namespaceProfiles)
-      .values({ label: "acme", displayName: "Acme", logo: ACME_LOGO });
+    await db.db.insert(namespaceProfiles).values({ label: "acme", displayName: "Acme", logo: ACME_LOGO });
   } catch (error) {
-    await database?.close();
+    await db.close();
     await devnet.stop();
     throw error;
   }
-  const db = database;
   const indexedAt = new Date();
   return {
     devnet,

@@ -1,12 +1,6 @@
 // prepare → sign → submit against the demo devnet, acting as a wallet with nothing but the Stellar SDK: the
 // prepared XDR is checked (contract, function, arguments, source, network) before it is signed (spec §4.6 rule 3).
-import {
-  demoKeypair,
-  type NamingDevnet,
-  STANDALONE_PASSPHRASE,
-  startNamingDevnet,
-  Wallet,
-} from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet, STANDALONE_PASSPHRASE, Wallet } from "@namereg/devnet";
 import {
   type ArgSpec,
   canonicalChainAddress,
@@ -21,8 +15,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fas
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContractReader } from "../../chain/contract-reader.ts";
 import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import type { TestDatabase } from "../../db/testing.ts";
+import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 import { installErrorHandling } from "../plugins/errors.ts";
 import { holderTxRoutes } from "./holder-tx.ts";
@@ -41,11 +35,7 @@ describe("holder transactions: prepare, sign, submit", () => {
   let resolver: string;
 
   beforeAll(async () => {
-    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-    database = await createTestDatabase("pglite");
-    const indexer = indexerFor(devnet, database.db);
-    await indexer.init();
-    await runUntilIdle(indexer);
+    ({ devnet, database } = await indexDemo("pglite"));
     registrar = devnet.demo?.namespaces.acme.registrar ?? "";
     resolver = devnet.demo?.namespaces.acme.resolver ?? "";
     reader = new ContractReader(devnet.rpcUrl, devnet.networkPassphrase);

@@ -1,7 +1,7 @@
 // The resolution routes over the indexed demo devnet, on PGlite and on PostgreSQL: resolve (and its cache's
 // invalidation by the indexer's change notifications), name records, live resolver records, reverse, names by
 // holder and history.
-import { DEMO_TEXT, demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { DEMO_TEXT, demoKeypair, type NamingDevnet, Wallet } from "@namereg/devnet";
 import { nameNode, RegistrarFns } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
@@ -11,9 +11,9 @@ import { RpcClient } from "../../chain/rpc-client.ts";
 import { testConfig } from "../../config/testing.ts";
 import { publishNodeChanges } from "../../db/node-changes.ts";
 import { nameHistory, names, namespaceProfiles } from "../../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import type { Indexer } from "../../indexer/indexer.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import { indexDemo, runUntilIdle } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 const LABEL_RULE = "must be 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";
@@ -40,15 +40,11 @@ for (const kind of TEST_DATABASE_KINDS) {
       });
 
     beforeAll(async () => {
-      devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
-      indexer = indexerFor(devnet, database.db, {
+      ({ devnet, database, indexer } = await indexDemo(kind, {
         onBatch: (info) => {
           for (const node of info.changedNodes) changed.add(node);
         },
-      });
-      await indexer.init();
-      await runUntilIdle(indexer);
+      }));
       indexedAt = new Date();
       await database.db.insert(namespaceProfiles).values({ label: "acme", displayName: "Acme" });
       app = await build();

@@ -1,10 +1,10 @@
 // Subname and network-address reads over the demo devnet (indexed on PGlite for namespace routing), all live.
-import { DEMO_ETHEREUM, demoKeypair, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { DEMO_ETHEREUM, demoKeypair, type NamingDevnet } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContractReader } from "../../chain/contract-reader.ts";
 import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
-import { indexerFor, runUntilIdle } from "../../indexer/testing.ts";
+import type { TestDatabase } from "../../db/testing.ts";
+import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 const alice = demoKeypair("alice").publicKey();
@@ -19,11 +19,7 @@ describe("subname and network-address reads", () => {
   const aliceContext = { name: "alice.acme", holder: alice, generation: "1", active: true, expiresAt: null };
 
   beforeAll(async () => {
-    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-    database = await createTestDatabase("pglite");
-    const indexer = indexerFor(devnet, database.db);
-    await indexer.init();
-    await runUntilIdle(indexer);
+    ({ devnet, database } = await indexDemo("pglite"));
     acmeRegistrar = devnet.demo?.namespaces.acme.registrar ?? "";
     plainRegistrar = devnet.demo?.namespaces.plain.registrar ?? "";
     app = await buildApp({
