@@ -1,15 +1,15 @@
 // The indexer loop (DESIGN.md data flow 1–4). Contracts are followed in streams of at most 25 (one getEvents
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
-import { decodeEventXdr, type Namespace, RegistryFns } from "@namereg/protocol";
+import { type Namespace, RegistryFns } from "@namereg/protocol";
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
 import { contractsCreatedBy } from "../chain/created-contracts.ts";
-import { LedgerRangeError, type RawEvent, type RpcClient } from "../chain/rpc-client.ts";
+import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
 import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
-import { decodeRawEvent } from "./decode.ts";
+import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./project.ts";
 
@@ -168,7 +168,7 @@ export class Indexer {
       const more = moved && batch.next.nextLedger <= batch.latestLedger && !this.stopping();
       pending = more ? fetch(batch.next) : null;
       pending?.catch(() => undefined); // observed when awaited; never an unhandled rejection meanwhile
-      const rereads = await this.rereadNamespaces(batch.events);
+      const rereads = await this.rereadNamespaces(batch.decoded);
       const result = await applyBatch(this.o.db, this.cache, {
         streamId: stream.id,
         events: batch.events,
@@ -191,16 +191,13 @@ export class Indexer {
   }
 
   /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */
-  private async rereadNamespaces(batch: RawEvent[]): Promise<Map<string, Namespace | null>> {
+  private async rereadNamespaces(batch: IncomingEvent[]): Promise<Map<string, Namespace | null>> {
     const allocations = new Map<string, string>(); // node → transaction hash of its ns_v1
-    for (const e of batch) {
-      if (this.cache.contracts.get(e.contractId)?.role !== "registry") continue;
-      try {
-        const ev = decodeEventXdr(e.topic, e.value);
-        if (ev !== null && ROUTING.has(ev.type) && "node" in ev) allocations.set(ev.node, e.txHash);
-      } catch {
-        // undecodable: the batch application dead-letters it
-      }
+    for (const { row, decoded } of batch) {
+      if (decoded.kind !== "naming" || this.cache.contracts.get(row.contractId)?.role !== "registry")
+        continue;
+      const ev = decoded.event;
+      if (ROUTING.has(ev.type) && "node" in ev) allocations.set(ev.node, row.txHash);
     }
     const out = new Map<string, Namespace | null>();
     for (const [node, txHash] of allocations) {
