@@ -3,11 +3,10 @@
 // position. Either all of it commits or none of it does.
 import type { Namespace } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
-import type { RawEvent } from "../chain/rpc-client.ts";
 import { anyOf, bulkWrite } from "../db/bulk.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
+import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
 import { collectKeys, ProjectionError, project } from "./project.ts";
 import { chunks, emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
@@ -34,14 +33,13 @@ export async function applyBatch(
   cache: IndexerCache,
   input: {
     streamId: number;
-    events: RawEvent[];
-    /** The events already decoded (in the same order), when the caller decoded them ahead. */
-    decoded?: IncomingEvent[];
+    /** The batch's events, decoded (the indexer decodes each batch as it arrives). */
+    events: IncomingEvent[];
     next: StreamPosition;
     rereads: Map<string, Namespace | null>;
   },
 ): Promise<BatchResult> {
-  const incoming = input.decoded ?? input.events.map(decodeRawEvent);
+  const incoming = input.events;
   const result = await db.transaction(async (tx) => {
     const known = new Set<string>();
     for (const chunk of chunks(

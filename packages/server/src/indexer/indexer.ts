@@ -171,8 +171,7 @@ export class Indexer {
       const rereads = await this.rereadNamespaces(batch.decoded);
       const result = await applyBatch(this.o.db, this.cache, {
         streamId: stream.id,
-        events: batch.events,
-        decoded: batch.decoded,
+        events: batch.decoded,
         next: batch.next,
         rereads,
       });
