@@ -1,0 +1,31 @@
+// The allocator's claim-fee policy read straight from the chain, never from the service: the whole point of the
+// client-side check (spec 4.8 rule 2) is that a compromised or stale mirror cannot talk a wallet into paying.
+import { AllocatorFns, type FeePolicy } from "@namereg/protocol";
+import { Account, Operation, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+
+// Simulation needs a well-formed source account, not a funded one.
+const READ_SOURCE = "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7";
+
+/** The current fee policy, or null when the allocator has none. Throws when the chain cannot be asked. */
+export async function readFeePolicy(
+  server: rpc.Server,
+  networkPassphrase: string,
+  allocatorId: string,
+): Promise<FeePolicy | null> {
+  const tx = new TransactionBuilder(new Account(READ_SOURCE, "0"), { fee: "100", networkPassphrase })
+    .addOperation(
+      Operation.invokeContractFunction({
+        contract: allocatorId,
+        function: AllocatorFns.fee_policy.name,
+        args: AllocatorFns.fee_policy.encodeArgs({}),
+      }),
+    )
+    .setTimeout(0)
+    .build();
+  const sim = await server.simulateTransaction(tx);
+  if (rpc.Api.isSimulationError(sim)) throw new Error(`fee_policy failed on chain: ${sim.error}`);
+  if (!rpc.Api.isSimulationSuccess(sim) || sim.result === undefined) {
+    throw new Error("fee_policy returned no result");
+  }
+  return AllocatorFns.fee_policy.returns.decode(sim.result.retval);
+}
