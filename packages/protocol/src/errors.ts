@@ -41,6 +41,12 @@ export const ERROR_STATUS = {
   internal_error: 500,
   node_lookup_failed: 502,
   chain_unavailable: 503,
+  // Not in the spec's catalogue (§7 leaves it open): the allocator has no fee policy, or one in a token other than
+  // the native asset, so no honest quote exists; documented in docs/api.md.
+  claim_fee_unavailable: 503,
+  // Not in §7 either: the account that must pay (a claim fee) lacks the XLM; the native token's own error #10,
+  // which must not surface as the naming contracts' #10 (invalid_chain_address).
+  insufficient_balance: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,6 +15,7 @@ import { connectRedis } from "./redis.ts";
 import { archiveRoutes } from "./routes/archive.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { chainAddressRoutes } from "./routes/chain-addresses.ts";
+import { claimFeeRoutes } from "./routes/claims/claim-fee.ts";
 import { consoleRoutes } from "./routes/console.ts";
 import { directoryRoutes } from "./routes/directory.ts";
 import { discoveryRoutes } from "./routes/discovery.ts";
@@ -121,6 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(discoveryRoutes, mirror);
     await app.register(directoryRoutes, { ...mirror, config });
     await app.register(federationRoutes, { ...mirror, config });
+    await app.register(claimFeeRoutes, {
+      allocatorId: config.chain.contracts.allocator.id,
+      reader: deps.reader,
+    });
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

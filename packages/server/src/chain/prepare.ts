@@ -10,8 +10,9 @@ import {
   type FnDef,
   isAccountId,
 } from "@namereg/protocol";
-import { Account, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
+import { Account, Asset, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
 import { ApiError } from "../errors.ts";
+import { originOfContractError } from "./contract-failure.ts";
 
 export interface PreparedTransaction {
   /** Base64 TransactionEnvelope, unsigned. */
@@ -65,7 +66,7 @@ export async function prepareInvocation<A extends ArgSpec, R>(
   } catch {
     throw new ApiError("chain_unavailable", { detail: `simulating ${fn.name} failed` });
   }
-  if (rpc.Api.isSimulationError(sim)) throw contractFailure(fn.name, sim.error);
+  if (rpc.Api.isSimulationError(sim)) throw simulationFailure(fn.name, networkPassphrase, sim);
   if (!rpc.Api.isSimulationSuccess(sim)) {
     throw new ApiError("chain_unavailable", { detail: `simulating ${fn.name} gave no result` });
   }
@@ -79,6 +80,35 @@ export async function prepareInvocation<A extends ArgSpec, R>(
     networkPassphrase,
   };
 }
+
+/**
+ * A failed simulation judged by the contract where the error started. Error numbers are per contract: the
+ * naming contracts' numbers map through CONTRACTS.md's table, but an error raised inside the native token (a
+ * fee or price transfer) has the token's own numbering: its #10 is an insufficient balance (409
+ * insufficient_balance), not the naming contracts' invalid_chain_address.
+ */
+function simulationFailure(
+  fnName: string,
+  networkPassphrase: string,
+  sim: rpc.Api.SimulateTransactionErrorResponse,
+): ApiError {
+  const origin = originOfContractError(sim.events ?? []);
+  if (origin === null || origin.contractId !== Asset.native().contractId(networkPassphrase)) {
+    return contractFailure(fnName, sim.error);
+  }
+  if (origin.code === NATIVE_TOKEN_BALANCE) {
+    return new ApiError("insufficient_balance", {
+      detail: `the source's XLM balance does not cover what ${fnName} transfers`,
+    });
+  }
+  return new ApiError("invalid_request", {
+    detail: `${fnName} failed in the native token contract (error #${origin.code})`,
+    contractError: origin.code,
+  });
+}
+
+/** The Stellar Asset Contract's "balance" error (soroban-env-host's builtin token ContractError). */
+const NATIVE_TOKEN_BALANCE = 10;
 
 /** The mapped code of a contract error, or 400 invalid_request naming the number when CONTRACTS.md names none. */
 export function contractFailure(fnName: string, hostError: string): ApiError {

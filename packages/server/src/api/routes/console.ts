@@ -6,6 +6,7 @@ import { createConsoleGuard } from "../../auth/console-guard.ts";
 import type { ContractReader } from "../../chain/contract-reader.ts";
 import type { Config } from "../../config/index.ts";
 import type { Database } from "../../db/types.ts";
+import { consoleAnnounceRoutes } from "./claims/console-announce.ts";
 import type { ConsoleContext } from "./console-context.ts";
 import { consolePolicyRoutes } from "./console-policy.ts";
 import { consoleProfileRoutes } from "./console-profile.ts";
@@ -31,4 +32,8 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteOptions> = async (
   };
   await app.register(consolePolicyRoutes, context);
   await app.register(consoleProfileRoutes, context);
+  await app.register(consoleAnnounceRoutes, {
+    ...context,
+    allocatorId: options.config.chain.contracts.allocator.id,
+  });
 };

@@ -1,0 +1,126 @@
+// The namespace claim fee (spec 2.10, 4.8): the quote, a label's receipt and an account's credit, all read live
+// from the allocator with Cache-Control: no-store, and the unsigned credit-recovery transaction. Credit recovery
+// always pays the payee whoever signs (4.8 rule 3): the prepared call is claim_fee_credit(payee) with the funded
+// `source` only paying the network fee.
+import { AllocatorFns, isAccountId, isStellarAddress, isValidLabel } from "@namereg/protocol";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts";
+import type { ContractReader } from "../../../chain/contract-reader.ts";
+import { prepareInvocation } from "../../../chain/prepare.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import { claimFeeRead } from "./claim-fee-errors.ts";
+import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
+
+export interface ClaimFeeRouteOptions {
+  /** The allocator's contract ID; null when the deployment configures none (then every route is 503). */
+  readonly allocatorId: string | null;
+  readonly reader: ContractReader | undefined;
+}
+
+const LabelParams = z.object({ label: z.string().max(64) });
+const AddressParams = z.object({ address: z.string().max(64) });
+const CreditPrepareBody = z.strictObject({ source: z.string().max(64) });
+
+const LabelResponse = z.object({ label: z.string(), policy: QuoteSchema, receipt: ReceiptSchema.nullable() });
+const CreditResponse = z.object({ payee: z.string(), amount: z.string(), policy: QuoteSchema });
+const CreditPrepareResponse = z.object({
+  ok: z.literal(true),
+  xdr: z.string(),
+  payee: z.string(),
+  source: z.string(),
+  amount: z.string(),
+  network: z.string(),
+});
+
+function requireLabel(label: string): string {
+  if (!isValidLabel(label)) {
+    throw new ApiError("invalid_name", {
+      detail: "label: 1-63 characters of a-z, 0-9 and '-', not at either end",
+    });
+  }
+  return label;
+}
+
+function requirePayee(address: string): string {
+  if (!isStellarAddress(address)) {
+    throw new ApiError("bad_address", { detail: "address: a Stellar account (G…) or contract (C…) address" });
+  }
+  return address;
+}
+
+export const claimFeeRoutes: FastifyPluginAsyncZod<ClaimFeeRouteOptions> = async (app, options) => {
+  const chain = (): { reader: ContractReader; allocatorId: string } => {
+    if (options.reader === undefined || options.allocatorId === null) {
+      throw new ApiError("chain_unavailable", { detail: "no allocator is configured" });
+    }
+    return { reader: options.reader, allocatorId: options.allocatorId };
+  };
+
+  app.get("/v1/claim-fee", { schema: { response: { 200: QuoteSchema } } }, async (_request, reply) => {
+    noStore(reply);
+    const { reader, allocatorId } = chain();
+    return claimFeeRead(() => readQuote(reader, allocatorId));
+  });
+
+  app.get(
+    "/v1/claim-fee/:label",
+    { schema: { params: LabelParams, response: { 200: LabelResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const label = requireLabel(request.params.label);
+      const { reader, allocatorId } = chain();
+      const [policy, receipt] = await claimFeeRead(() =>
+        Promise.all([readQuote(reader, allocatorId), readReceipt(reader, allocatorId, label)]),
+      );
+      return { label, policy, receipt };
+    },
+  );
+
+  app.get(
+    "/v1/claim-fee/credit/:address",
+    { schema: { params: AddressParams, response: { 200: CreditResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const payee = requirePayee(request.params.address);
+      const { reader, allocatorId } = chain();
+      const [policy, amount] = await claimFeeRead(() =>
+        Promise.all([readQuote(reader, allocatorId), readCredit(reader, allocatorId, payee)]),
+      );
+      return { payee, amount: amount.toString(), policy };
+    },
+  );
+
+  app.post(
+    "/v1/claim-fee/credit/:address/prepare",
+    { schema: { params: AddressParams, body: CreditPrepareBody, response: { 200: CreditPrepareResponse } } },
+    async (request) => {
+      const payee = requirePayee(request.params.address);
+      const { source } = request.body;
+      if (!isAccountId(source)) {
+        throw new ApiError("invalid_account", { detail: "source: a funded Stellar account (G…)" });
+      }
+      const { reader, allocatorId } = chain();
+      const amount = await claimFeeRead(() => readCredit(reader, allocatorId, payee));
+      // Checked before building: a wallet must never be shown a transaction that can only fail.
+      if (amount <= 0n) throw new ApiError("no_credit", { payee });
+      const prepared = await prepareInvocation(
+        reader.server,
+        reader.networkPassphrase,
+        source,
+        allocatorId,
+        AllocatorFns.claim_fee_credit,
+        { payee },
+      );
+      return {
+        ok: true as const,
+        xdr: prepared.xdr,
+        payee,
+        source,
+        amount: amount.toString(),
+        network: prepared.networkPassphrase,
+      };
+    },
+  );
+};
