@@ -1,6 +1,7 @@
 import { Keypair, StrKey, xdr } from "@stellar/stellar-sdk";
 import { describe, expect, it } from "vitest";
 import {
+  CONTRACT_OF_EVENT,
   type ContractEvent,
   decodeEvent,
   decodeEventXdr,
@@ -9,6 +10,7 @@ import {
   type EventName,
   type EventOfType,
   encodeEvent,
+  subjectOfEvent,
 } from "./events.ts";
 import { claimFeeKey, nameNode, namespaceNode, subnameNode } from "./hash.ts";
 import { scValToBase64 } from "./scval.ts";
@@ -263,5 +265,63 @@ describe("event codecs", () => {
         expect((err as Error).message).toContain("data.action");
       }
     });
+  });
+});
+
+describe("event owners and subjects", () => {
+  it("records the emitting contract of every event", () => {
+    const byContract: Record<string, string[]> = {};
+    for (const name of EVENT_NAMES) {
+      const contract = CONTRACT_OF_EVENT[name];
+      byContract[contract] = [...(byContract[contract] ?? []), name];
+    }
+    expect(byContract).toEqual({
+      registry: [
+        "ns_v1",
+        "dep_reg",
+        "att_reg",
+        "dep_res",
+        "set_res",
+        "reg_upg",
+        "res_upg",
+        "locked",
+        "prop_tr",
+        "acc_tr",
+        "canc_tr",
+      ],
+      registrar: ["name_v1", "xfer_v1", "sub_pol", "sub_v1"],
+      resolver: ["addr_v1", "text_v1", "pay_v1", "disp_v1", "chn_pol", "chn_v1"],
+      primary: ["set_pri", "clr_pri"],
+      lookup: ["upg_prop", "upg_exec", "upg_canc"],
+      allocator: [
+        "clm_ann",
+        "clm_obj",
+        "obj_end",
+        "clm_resp",
+        "clm_awd",
+        "clm_wd",
+        "clm_rej",
+        "clm_exp",
+        "fee_cfg",
+        "fee_paid",
+        "fee_done",
+        "fee_cred",
+        "fee_pull",
+        "fee_sweep",
+      ],
+    });
+  });
+
+  const payee = Keypair.random().publicKey();
+  const node = "ab".repeat(32);
+  it.each<[string, ContractEvent, string | null]>([
+    ["a node", { type: "locked", node, data: null }, node],
+    ["an address", { type: "clr_pri", address: payee, data: null }, payee],
+    ["a claim id", { type: "clm_wd", id: 42n, data: null }, "42"],
+    ["a credit's payee", { type: "fee_pull", data: { payee, amount: 1n } }, payee],
+    ["a sweep's recipient", { type: "fee_sweep", data: { recipient: payee, amount: 1n } }, payee],
+    ["nothing for a contract-wide setting", { type: "sub_pol", data: { policy: "enabled" } }, null],
+  ])("the subject of an event is %s", (_, event, subject) => {
+    expect(subjectOfEvent(event)).toBe(subject);
   });
 });

@@ -47,18 +47,32 @@ export class EventDecodeError extends Error {
 type TopicSpec = readonly (readonly [string, Codec<unknown>])[];
 type TopicValues<S extends TopicSpec> = { [E in S[number] as E[0]]: CodecValue<E[1]> };
 
-export interface EventDef<N extends string, S extends TopicSpec, D> {
+/** The contract that emits an event: each event has exactly one owner, recorded once below. */
+export type EventContract = "registry" | "registrar" | "resolver" | "primary" | "lookup" | "allocator";
+
+/**
+ * Where an event's archive subject (`/v1/events?subject=`) comes from: a topic field, a field of its data
+ * struct, or nothing (contract-wide settings).
+ */
+export type SubjectSource = { topic: string } | { data: string } | null;
+
+export interface EventDef<C extends EventContract, N extends string, S extends TopicSpec, D> {
   readonly name: N;
+  readonly contract: C;
   readonly topics: S;
   readonly data: Codec<D>;
+  readonly subject: SubjectSource;
 }
 
-function def<const N extends string, const S extends TopicSpec, D>(
+/** The subject defaults to the first topic (node, address, claim id or receipt key), or none without topics. */
+function def<const C extends EventContract, const N extends string, const S extends TopicSpec, D>(
+  contract: C,
   name: N,
   topics: S,
   data: Codec<D>,
-): EventDef<N, S, D> {
-  return { name, topics, data };
+  subject: SubjectSource = topics[0] === undefined ? null : { topic: topics[0][0] },
+): EventDef<C, N, S, D> {
+  return { name, contract, topics, data, subject };
 }
 
 const node = hash32;
@@ -94,11 +108,11 @@ export const SubnameChange = struct("SubnameChange", {
 });
 
 /** Routing events carry the new contract address, or void when it was removed (`set_resolver(None)`). */
-const routing = <const N extends string>(name: N) => def(name, [["node", node]], option(address));
+const routing = <const N extends string>(name: N) => def("registry", name, [["node", node]], option(address));
 
 export const EVENT_DEFS = {
   // Registry
-  ns_v1: def("ns_v1", [["node", node]], NamespaceAllocated),
+  ns_v1: def("registry", "ns_v1", [["node", node]], NamespaceAllocated),
   dep_reg: routing("dep_reg"),
   att_reg: routing("att_reg"),
   dep_res: routing("dep_res"),
@@ -107,18 +121,21 @@ export const EVENT_DEFS = {
   res_upg: routing("res_upg"),
   locked: routing("locked"),
   prop_tr: def(
+    "registry",
     "prop_tr",
     [["node", node]],
     struct("NamespaceTransferProposed", { to: address, expires: u64 }),
   ),
   acc_tr: def(
+    "registry",
     "acc_tr",
     [["node", node]],
     struct("NamespaceTransferAccepted", { from: address, to: address }),
   ),
-  canc_tr: def("canc_tr", [["node", node]], unit),
+  canc_tr: def("registry", "canc_tr", [["node", node]], unit),
   // Registrar
   name_v1: def(
+    "registrar",
     "name_v1",
     [
       ["node", node],
@@ -127,6 +144,7 @@ export const EVENT_DEFS = {
     NameChange,
   ),
   xfer_v1: def(
+    "registrar",
     "xfer_v1",
     [
       ["node", node],
@@ -134,8 +152,14 @@ export const EVENT_DEFS = {
     ],
     TransferChange,
   ),
-  sub_pol: def("sub_pol", [], struct("SubnamePolicyChanged", { policy: symbolEnum(SUBNAME_POLICIES) })),
+  sub_pol: def(
+    "registrar",
+    "sub_pol",
+    [],
+    struct("SubnamePolicyChanged", { policy: symbolEnum(SUBNAME_POLICIES) }),
+  ),
   sub_v1: def(
+    "registrar",
     "sub_v1",
     [
       ["node", node],
@@ -145,6 +169,7 @@ export const EVENT_DEFS = {
   ),
   // Resolver
   addr_v1: def(
+    "resolver",
     "addr_v1",
     [
       ["node", node],
@@ -153,6 +178,7 @@ export const EVENT_DEFS = {
     address,
   ),
   text_v1: def(
+    "resolver",
     "text_v1",
     [
       ["node", node],
@@ -161,6 +187,7 @@ export const EVENT_DEFS = {
     symbol,
   ),
   pay_v1: def(
+    "resolver",
     "pay_v1",
     [
       ["node", node],
@@ -168,9 +195,10 @@ export const EVENT_DEFS = {
     ],
     Payment,
   ),
-  disp_v1: def("disp_v1", [["node", node]], struct("DisplayNameSet", { address })),
-  chn_pol: def("chn_pol", [], struct("ChainPolicyChanged", { networks: vec(string) })),
+  disp_v1: def("resolver", "disp_v1", [["node", node]], struct("DisplayNameSet", { address })),
+  chn_pol: def("resolver", "chn_pol", [], struct("ChainPolicyChanged", { networks: vec(string) })),
   chn_v1: def(
+    "resolver",
     "chn_v1",
     [
       ["node", node],
@@ -179,51 +207,90 @@ export const EVENT_DEFS = {
     struct("ChainAddressChanged", { network: string }),
   ),
   // Primary
-  set_pri: def("set_pri", [["address", address]], struct("PrimarySet", { name: string })),
-  clr_pri: def("clr_pri", [["address", address]], unit),
+  set_pri: def("primary", "set_pri", [["address", address]], struct("PrimarySet", { name: string })),
+  clr_pri: def("primary", "clr_pri", [["address", address]], unit),
   // Lookup
-  upg_prop: def("upg_prop", [], tuple([hash32, u64])),
-  upg_exec: def("upg_exec", [], hash32),
-  upg_canc: def("upg_canc", [], hash32),
+  upg_prop: def("lookup", "upg_prop", [], tuple([hash32, u64])),
+  upg_exec: def("lookup", "upg_exec", [], hash32),
+  upg_canc: def("lookup", "upg_canc", [], hash32),
   // Allocator: claims
-  clm_ann: def("clm_ann", [["id", u64]], Claim),
+  clm_ann: def("allocator", "clm_ann", [["id", u64]], Claim),
   clm_obj: def(
+    "allocator",
     "clm_obj",
     [["id", u64]],
     struct("ObjectionFiled", { objector: address, basis: vec(symbol), bond: i128 }),
   ),
-  obj_end: def("obj_end", [["id", u64]], struct("ObjectionEnded", { objector: address, reason: symbol })),
-  clm_resp: def("clm_resp", [["id", u64]], struct("ClaimResponse", { response: string })),
-  clm_awd: def("clm_awd", [["id", u64]], unit),
-  clm_wd: def("clm_wd", [["id", u64]], unit),
-  clm_rej: def("clm_rej", [["id", u64]], unit),
-  clm_exp: def("clm_exp", [["id", u64]], unit),
+  obj_end: def(
+    "allocator",
+    "obj_end",
+    [["id", u64]],
+    struct("ObjectionEnded", { objector: address, reason: symbol }),
+  ),
+  clm_resp: def("allocator", "clm_resp", [["id", u64]], struct("ClaimResponse", { response: string })),
+  clm_awd: def("allocator", "clm_awd", [["id", u64]], unit),
+  clm_wd: def("allocator", "clm_wd", [["id", u64]], unit),
+  clm_rej: def("allocator", "clm_rej", [["id", u64]], unit),
+  clm_exp: def("allocator", "clm_exp", [["id", u64]], unit),
   // Allocator: fee
-  fee_cfg: def("fee_cfg", [], FeePolicy),
+  fee_cfg: def("allocator", "fee_cfg", [], FeePolicy),
   fee_paid: def(
+    "allocator",
     "fee_paid",
     [["key", hash32]],
     struct("FeePaid", { label, claimant: address, token: address, amount: i128 }),
   ),
   fee_done: def(
+    "allocator",
     "fee_done",
     [["key", hash32]],
     struct("FeeDone", { label, token: address, recipient: address, receipt: Receipt }),
   ),
-  fee_cred: def("fee_cred", [], struct("FeeCredited", { payee: address, amount: i128 })),
-  fee_pull: def("fee_pull", [], struct("FeeCreditClaimed", { payee: address, amount: i128 })),
-  fee_sweep: def("fee_sweep", [], struct("FeeSwept", { recipient: address, amount: i128 })),
+  fee_cred: def("allocator", "fee_cred", [], struct("FeeCredited", { payee: address, amount: i128 }), {
+    data: "payee",
+  }),
+  fee_pull: def("allocator", "fee_pull", [], struct("FeeCreditClaimed", { payee: address, amount: i128 }), {
+    data: "payee",
+  }),
+  fee_sweep: def("allocator", "fee_sweep", [], struct("FeeSwept", { recipient: address, amount: i128 }), {
+    data: "recipient",
+  }),
 } as const;
 
 export type EventName = keyof typeof EVENT_DEFS;
 export const EVENT_NAMES = Object.keys(EVENT_DEFS) as EventName[];
 
 type EventOf<D> =
-  D extends EventDef<infer N, infer S, infer V> ? { type: N } & TopicValues<S> & { data: V } : never;
+  D extends EventDef<EventContract, infer N, infer S, infer V>
+    ? { type: N } & TopicValues<S> & { data: V }
+    : never;
 
 /** A decoded naming event: `type` is the event name, topic fields by name, `data` the decoded payload. */
 export type ContractEvent = { [K in EventName]: EventOf<(typeof EVENT_DEFS)[K]> }[EventName];
 export type EventOfType<T extends EventName> = Extract<ContractEvent, { type: T }>;
+
+/** The names of the events contract C emits. */
+export type EventNameOf<C extends EventContract> = {
+  [K in EventName]: (typeof EVENT_DEFS)[K]["contract"] extends C ? K : never;
+}[EventName];
+/** The decoded events contract C emits. */
+export type EventsOf<C extends EventContract> = EventOfType<EventNameOf<C>>;
+
+/** The emitting contract of every event, derived from the definitions. */
+export const CONTRACT_OF_EVENT = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, EVENT_DEFS[name].contract]),
+) as { readonly [K in EventName]: (typeof EVENT_DEFS)[K]["contract"] };
+
+/** The subject an event is about (a node, an address, a claim id or a receipt key), for the archive. */
+export function subjectOfEvent(event: ContractEvent): string | null {
+  const source = EVENT_DEFS[event.type].subject;
+  if (source === null) return null;
+  const value =
+    "topic" in source
+      ? (event as unknown as Record<string, unknown>)[source.topic]
+      : (event.data as Record<string, unknown>)[source.data];
+  return value === null || value === undefined ? null : String(value);
+}
 
 export const FEE_OUTCOME_VALUES = FEE_OUTCOMES;
 
@@ -233,7 +300,7 @@ export function isEventName(name: string): name is EventName {
 
 /** Encodes a naming event as it appears on chain: topics (the name symbol first) and data. */
 export function encodeEvent(event: ContractEvent): { topics: xdr.ScVal[]; data: xdr.ScVal } {
-  const d = EVENT_DEFS[event.type] as EventDef<string, TopicSpec, unknown>;
+  const d = EVENT_DEFS[event.type] as EventDef<EventContract, string, TopicSpec, unknown>;
   const fields = event as unknown as Record<string, unknown>;
   const topics = [symbol.encode(d.name), ...d.topics.map(([field, codec]) => codec.encode(fields[field]))];
   return { topics, data: d.data.encode(fields.data) };
@@ -252,7 +319,7 @@ export function eventNameOf(topics: readonly xdr.ScVal[]): string | null {
 export function decodeEvent(topics: readonly xdr.ScVal[], data: xdr.ScVal): ContractEvent | null {
   const name = eventNameOf(topics);
   if (name === null || !isEventName(name)) return null;
-  const d = EVENT_DEFS[name] as EventDef<string, TopicSpec, unknown>;
+  const d = EVENT_DEFS[name] as EventDef<EventContract, string, TopicSpec, unknown>;
   if (topics.length !== d.topics.length + 1) {
     throw new EventDecodeError(name, `expected ${d.topics.length + 1} topics, got ${topics.length}`);
   }

@@ -8,7 +8,7 @@ import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
-import { collectKeys, ProjectionError, project } from "./project.ts";
+import { collectKeys, ProjectionError, project } from "./projections/index.ts";
 import { chunks, emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 
 /** What the indexer keeps in memory between batches: tracked contracts and namespace labels. */

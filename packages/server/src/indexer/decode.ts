@@ -1,6 +1,6 @@
 // From an RPC event to an archive row and, for naming events, a decoded event. Decoding failures are kept
 // with the row (the event is archived all the same and dead-lettered), never thrown.
-import { type ContractEvent, decodeEventXdr, EventDecodeError } from "@namereg/protocol";
+import { type ContractEvent, decodeEventXdr, EventDecodeError, subjectOfEvent } from "@namereg/protocol";
 import type { RawEvent } from "../chain/rpc-client.ts";
 import { ledgerOfCursor } from "../chain/rpc-client.ts";
 
@@ -46,41 +46,6 @@ function symbolName(topicB64: string | undefined): string | null {
   return bytes.length >= 8 + len ? bytes.toString("utf8", 8, 8 + len) : null;
 }
 
-/** The subject an event is about, as `/v1/events?subject=` matches it. */
-export function subjectOf(event: ContractEvent): string | null {
-  switch (event.type) {
-    case "set_pri":
-    case "clr_pri":
-      return event.address;
-    case "clm_ann":
-    case "clm_obj":
-    case "obj_end":
-    case "clm_resp":
-    case "clm_awd":
-    case "clm_wd":
-    case "clm_rej":
-    case "clm_exp":
-      return event.id.toString();
-    case "fee_paid":
-    case "fee_done":
-      return event.key;
-    case "fee_cred":
-    case "fee_pull":
-      return event.data.payee;
-    case "fee_sweep":
-      return event.data.recipient;
-    case "fee_cfg":
-    case "sub_pol":
-    case "chn_pol":
-    case "upg_prop":
-    case "upg_exec":
-    case "upg_canc":
-      return null;
-    default:
-      return event.node;
-  }
-}
-
 export function decodeRawEvent(raw: RawEvent): IncomingEvent {
   let decoded: Decoded;
   try {
@@ -101,7 +66,7 @@ export function decodeRawEvent(raw: RawEvent): IncomingEvent {
     topics: raw.topic,
     value: raw.value,
     type: decoded.kind === "naming" ? decoded.event.type : symbolName(raw.topic[0]),
-    subject: decoded.kind === "naming" ? subjectOf(decoded.event) : null,
+    subject: decoded.kind === "naming" ? subjectOfEvent(decoded.event) : null,
     namespace: null,
   };
   return { row, decoded };

@@ -11,7 +11,7 @@ import type { Db } from "../db/types.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
-import type { Role } from "./project.ts";
+import type { Role } from "./projections/index.ts";
 
 export interface CoreContract {
   role: Extract<Role, "registry" | "allocator" | "lookup" | "primary">;

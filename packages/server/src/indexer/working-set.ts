@@ -4,6 +4,10 @@
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { anyOf, bulkWrite } from "../db/bulk.ts";
 import {
+  claimCredits,
+  claimFeePolicy,
+  claimFeeReceipts,
+  claimFeeSweeps,
   claimObjections,
   claims,
   feeReceipts,
@@ -27,6 +31,10 @@ export type ClaimRow = typeof claims.$inferSelect;
 export type ObjectionRow = typeof claimObjections.$inferSelect;
 export type ReceiptRow = typeof feeReceipts.$inferSelect;
 export type TrackedRow = typeof trackedContracts.$inferSelect;
+export type ReceiptEpochRow = typeof claimFeeReceipts.$inferSelect;
+export type CreditRow = typeof claimCredits.$inferSelect;
+export type FeePolicyRow = typeof claimFeePolicy.$inferSelect;
+export type SweepRow = typeof claimFeeSweeps.$inferSelect;
 
 /** A keyed table of rows: `undefined` = not loaded, `null` = known absent or deleted. */
 class Rows<K, R> {
@@ -70,6 +78,8 @@ export interface Keys {
   subnames: Set<string>;
   claims: Set<bigint>;
   receipts: Set<string>;
+  /** Credit rows, as creditKey(kind, payee). */
+  credits: Set<string>;
 }
 
 export function emptyKeys(): Keys {
@@ -81,6 +91,7 @@ export function emptyKeys(): Keys {
     subnames: new Set(),
     claims: new Set(),
     receipts: new Set(),
+    credits: new Set(),
   };
 }
 
@@ -93,6 +104,12 @@ export class WorkingSet {
   readonly claims = new Rows<string, ClaimRow>();
   readonly objections = new Rows<string, ObjectionRow>();
   readonly receipts = new Rows<string, ReceiptRow>();
+  /** Receipt epochs, as receiptEpochKey(label, epoch); written whole, never read back. */
+  readonly receiptEpochs = new Rows<string, ReceiptEpochRow>();
+  readonly credits = new Rows<string, CreditRow>();
+  /** Fee policies by allocator id; written whole, never read back. */
+  readonly feePolicies = new Rows<string, FeePolicyRow>();
+  readonly sweeps: SweepRow[] = [];
   readonly history: HistoryRow[] = [];
   /** Contracts seen for the first time in this page, or whose role changed (e.g. retired). */
   readonly tracked = new Map<string, TrackedRow>();
@@ -120,25 +137,51 @@ export class WorkingSet {
     await loadInto(db, primaryNames, primaryNames.address, keys.primary, this.primary, (r) => r.address);
     await loadInto(db, resolverRecords, resolverRecords.node, keys.resolver, this.resolver, (r) => r.node);
     await loadInto(db, subnames, subnames.node, keys.subnames, this.subnames, (r) => r.node);
+    await this.loadAllocator(db, keys);
+  }
+
+  /**
+   * Receipts first: a settlement (fee_done) also updates the claim that paid the epoch, and a claim's end may
+   * credit its claimant's bond credit, so those claims and credits are loaded too.
+   */
+  private async loadAllocator(db: Db, keys: Keys): Promise<void> {
     await loadInto(db, feeReceipts, feeReceipts.label, keys.receipts, this.receipts, (r) => r.label);
-    const claimIds = [...keys.claims];
-    if (claimIds.length > 0) {
+    const claimIds = new Set(keys.claims);
+    for (const r of this.receipts.values()) if (r.claimId !== null) claimIds.add(r.claimId);
+    const ids = [...claimIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (ids.length > 0) {
       for (const r of await db
         .select()
         .from(claims)
-        .where(anyOf(claims.id, claimIds))
+        .where(anyOf(claims.id, ids))
         .orderBy(claims.id)
         .for("update"))
         this.claims.seed(claimKey(r.id), r);
       for (const r of await db
         .select()
         .from(claimObjections)
-        .where(anyOf(claimObjections.claimId, claimIds))
+        .where(anyOf(claimObjections.claimId, ids))
         .for("update")) {
         this.objections.seed(objectionKey(r.claimId, r.objector), r);
       }
     }
-    for (const id of claimIds) this.claims.seed(claimKey(id), null);
+    for (const id of ids) this.claims.seed(claimKey(id), null);
+    const creditKeys = new Set(keys.credits);
+    for (const c of this.claims.values()) creditKeys.add(creditKey("bond", c.claimant));
+    const list = [...creditKeys].sort();
+    if (list.length > 0) {
+      const found = await db
+        .select()
+        .from(claimCredits)
+        .where(anyOf(claimCredits.payee, [...new Set(list.map((k) => k.slice(k.indexOf(":") + 1)))].sort()))
+        .orderBy(claimCredits.kind, claimCredits.payee)
+        .for("update");
+      for (const r of found) {
+        const k = creditKey(r.kind as CreditKind, r.payee);
+        if (creditKeys.has(k)) this.credits.seed(k, r);
+      }
+    }
+    for (const k of list) this.credits.seed(k, null);
   }
 
   liveObjections(claimId: bigint): ObjectionRow[] {
@@ -158,6 +201,19 @@ export class WorkingSet {
     await upsert(db, claims, claims.id, this.claims.changed().upserts);
     await upsertComposite(db, this.objections.changed().upserts);
     await upsert(db, feeReceipts, feeReceipts.label, this.receipts.changed().upserts);
+    await bulkWrite(db, claimFeeReceipts, this.receiptEpochs.changed().upserts, {
+      conflict: [claimFeeReceipts.label, claimFeeReceipts.epoch],
+      onConflict: "update",
+    });
+    await bulkWrite(db, claimCredits, this.credits.changed().upserts, {
+      conflict: [claimCredits.kind, claimCredits.payee],
+      onConflict: "update",
+    });
+    await upsert(db, claimFeePolicy, claimFeePolicy.allocatorId, this.feePolicies.changed().upserts);
+    await bulkWrite(db, claimFeeSweeps, this.sweeps, {
+      conflict: [claimFeeSweeps.eventId],
+      onConflict: "nothing",
+    });
     await bulkWrite(db, nameHistory, this.history);
     await upsert(db, trackedContracts, trackedContracts.contractId, [...this.tracked.values()]);
   }
@@ -165,6 +221,9 @@ export class WorkingSet {
 
 export const claimKey = (id: bigint): string => id.toString();
 export const objectionKey = (id: bigint, objector: string): string => `${id}:${objector}`;
+export type CreditKind = "fee" | "bond";
+export const creditKey = (kind: CreditKind, payee: string): string => `${kind}:${payee}`;
+export const receiptEpochKey = (label: string, epoch: number): string => `${label}:${epoch}`;
 
 async function loadInto<T extends PgTable, R, K extends string>(
   db: Db,

@@ -13,7 +13,7 @@ const HEX_NODE = /^[0-9a-fA-F]{64}$/;
 const DIGITS = /^[0-9]+$/;
 
 /**
- * The stored subject (indexer/decode.ts subjectOf) matching `input`: a node or fee key in hex, a G/C address, a
+ * The stored subject (protocol's subjectOfEvent) matching `input`: a node or fee key in hex, a G/C address, a
  * claim id, or a name hashed to its node. All-digit input is always a claim id; a namespace whose label is all
  * digits is given by its node.
  */
