@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, withTestDatabases } from "../../test/fixtures/database.ts";
 import { openDatabase } from "./database.ts";
 import { meta } from "./schema.ts";
-import { createTestDatabase, type TestDatabase, withTestDatabases } from "./testing.ts";
 import type { Database } from "./types.ts";
 
 function nextPayload(

@@ -3,12 +3,12 @@ import type { NamingDevnet } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../test/fixtures/database.ts";
+import { indexDemo } from "../../../test/fixtures/demo.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
-import { testConfig } from "../../config/testing.ts";
 import { events } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import { coverageOf, readIndexerSnapshot } from "../../indexer/coverage.ts";
-import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 type EventRow = typeof events.$inferSelect;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
+import { headAt, NOW, resetIndexer, secondsBefore } from "../../../test/fixtures/routes.ts";
 import { events, gaps } from "../../db/tables.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
 import { STALE_AFTER_SECONDS } from "../../indexer/coverage.ts";
 import type { App } from "../app.ts";
 import { buildApp } from "../app.ts";
-import { headAt, NOW, resetIndexer, secondsBefore } from "./testing.ts";
 
 let database: TestDatabase;
 let now = NOW;

@@ -6,13 +6,23 @@ import { Account, Keypair, Operation, Transaction, TransactionBuilder, WebAuth }
 import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import {
+  createTestDatabase,
+  TEST_DATABASE_KINDS,
+  type TestDatabase,
+} from "../../../test/fixtures/database.ts";
+import {
+  bearer,
+  redeem,
+  requestChallenge,
+  signChallenge,
+  signIn,
+} from "../../../test/fixtures/wallet-auth.ts";
 import { CHALLENGE_TIMEOUT_SECONDS } from "../../auth/challenges.ts";
 import { sessionKeys } from "../../auth/keys.ts";
 import { SESSION_TTL_SECONDS } from "../../auth/sessions.ts";
-import { bearer, redeem, requestChallenge, signChallenge, signIn } from "../../auth/testing.ts";
-import { testConfig } from "../../config/testing.ts";
 import { authChallenges, sessions } from "../../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 const HOME_DOMAIN = "namereg.test";

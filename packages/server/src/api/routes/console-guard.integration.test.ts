@@ -7,12 +7,16 @@ import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import {
+  createTestDatabase,
+  TEST_DATABASE_KINDS,
+  type TestDatabase,
+} from "../../../test/fixtures/database.ts";
+import { bearer, signIn } from "../../../test/fixtures/wallet-auth.ts";
 import { createOperatorSession } from "../../auth/sessions.ts";
-import { bearer, signIn } from "../../auth/testing.ts";
 import { ChainUnavailableError, type ContractReader } from "../../chain/contract-reader.ts";
-import { testConfig } from "../../config/testing.ts";
 import { namespaceProfiles, sessions } from "../../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import { solidPng } from "../../runtime/seed-demo.ts";
 import { type App, buildApp } from "../app.ts";
 import { LOGO_MAX_BYTES } from "./console-logo.ts";

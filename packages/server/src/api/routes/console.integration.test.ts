@@ -15,13 +15,13 @@ import {
 } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, signIn } from "../../auth/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../test/fixtures/database.ts";
+import { indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
+import { bearer, signIn } from "../../../test/fixtures/wallet-auth.ts";
 import { ContractReader } from "../../chain/contract-reader.ts";
-import { testConfig } from "../../config/testing.ts";
 import { namespaceProfiles, namespaces } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import type { Indexer } from "../../indexer/indexer.ts";
-import { indexDemo, runUntilIdle } from "../../indexer/testing.ts";
 import { demoProfiles, pngDataUrl, seedDemo } from "../../runtime/seed-demo.ts";
 import { type App, buildApp } from "../app.ts";
 

@@ -3,10 +3,10 @@
 import { demoKeypair } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
+import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../test/fixtures/demo.ts";
 import { names, subscriptions } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS } from "../../db/testing.ts";
 import type { App } from "../app.ts";
-import { ACME_LOGO, type IndexedDemo, indexedDemo } from "./discovery-testing.ts";
 
 const alice = demoKeypair("alice").publicKey();
 const bob = demoKeypair("bob").publicKey();

@@ -1,8 +1,8 @@
 // /v1/lookup stays an index search at scale: on PostgreSQL with 200,000 names, the planner serves the name prefix
 // query from names_label_pattern_idx and the substring query from names_label_trgm_idx, never a sequential scan.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
 import { type App, buildApp } from "../app.ts";
 import { LOOKUP_LIMIT, namePrefixQuery, nameSubstringQuery } from "./discovery-search.ts";
 

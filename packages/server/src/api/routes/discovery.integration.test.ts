@@ -2,10 +2,10 @@
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
+import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../test/fixtures/demo.ts";
 import { namespaces } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS } from "../../db/testing.ts";
 import type { App } from "../app.ts";
-import { ACME_LOGO, type IndexedDemo, indexedDemo } from "./discovery-testing.ts";
 
 type NamespaceRow = typeof namespaces.$inferSelect;
 

@@ -5,10 +5,10 @@ import { nameNode } from "@namereg/protocol";
 import { Federation, StellarToml, StrKey } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
+import { type IndexedDemo, indexedDemo } from "../../../test/fixtures/demo.ts";
 import { names, resolverRecords } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS } from "../../db/testing.ts";
 import type { App } from "../app.ts";
-import { type IndexedDemo, indexedDemo } from "./discovery-testing.ts";
 
 const alice = demoKeypair("alice").publicKey();
 const bob = demoKeypair("bob").publicKey();

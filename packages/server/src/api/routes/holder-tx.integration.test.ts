@@ -13,10 +13,10 @@ import { Address, type Keypair, rpc, type Transaction, TransactionBuilder } from
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import type { TestDatabase } from "../../../test/fixtures/database.ts";
+import { indexDemo } from "../../../test/fixtures/demo.ts";
 import { ContractReader } from "../../chain/contract-reader.ts";
-import { testConfig } from "../../config/testing.ts";
-import type { TestDatabase } from "../../db/testing.ts";
-import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 import { installErrorHandling } from "../plugins/errors.ts";
 import { holderTxRoutes } from "./holder-tx.ts";

@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
+import {
+  failingChain,
+  headAt,
+  NOW,
+  resetIndexer,
+  secondsBefore,
+  unreachableDatabase,
+} from "../../../test/fixtures/routes.ts";
 import type { Database } from "../../db/types.ts";
 import { buildApp } from "../app.ts";
 import type { ChainHeadSource } from "../chain-head.ts";
-import { failingChain, headAt, NOW, resetIndexer, secondsBefore, unreachableDatabase } from "./testing.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -6,14 +6,14 @@ import { nameNode, RegistrarFns } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../test/fixtures/database.ts";
+import { indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
 import { ContractReader } from "../../chain/contract-reader.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
-import { testConfig } from "../../config/testing.ts";
 import { publishNodeChanges } from "../../db/node-changes.ts";
 import { nameHistory, names, namespaceProfiles } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../db/testing.ts";
 import type { Indexer } from "../../indexer/indexer.ts";
-import { indexDemo, runUntilIdle } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 const LABEL_RULE = "must be 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
-import type { Database } from "../../db/types.ts";
-import { STALE_AFTER_SECONDS } from "../../indexer/coverage.ts";
-import { buildApp } from "../app.ts";
-import type { ChainHeadSource } from "../chain-head.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
 import {
   addDeadLetter,
   failingChain,
@@ -13,7 +9,11 @@ import {
   resetIndexer,
   secondsBefore,
   unreachableDatabase,
-} from "./testing.ts";
+} from "../../../test/fixtures/routes.ts";
+import type { Database } from "../../db/types.ts";
+import { STALE_AFTER_SECONDS } from "../../indexer/coverage.ts";
+import { buildApp } from "../app.ts";
+import type { ChainHeadSource } from "../chain-head.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 // Subname and network-address reads over the demo devnet (indexed on PGlite for namespace routing), all live.
 import { DEMO_ETHEREUM, demoKeypair, type NamingDevnet } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import type { TestDatabase } from "../../../test/fixtures/database.ts";
+import { indexDemo } from "../../../test/fixtures/demo.ts";
 import { ContractReader } from "../../chain/contract-reader.ts";
-import { testConfig } from "../../config/testing.ts";
-import type { TestDatabase } from "../../db/testing.ts";
-import { indexDemo } from "../../indexer/testing.ts";
 import { type App, buildApp } from "../app.ts";
 
 const alice = demoKeypair("alice").publicKey();
