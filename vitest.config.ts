@@ -7,6 +7,9 @@ const INTEGRATION = "**/*.integration.test.ts";
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker per core less one: a single worker on a two-core machine. Integration files
+    // spend most of their time waiting on PostgreSQL, child processes and the devnet, so more overlap well.
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
