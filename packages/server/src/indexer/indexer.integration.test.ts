@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
 import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
+import { coverageOf, readIndexerSnapshot } from "../db/coverage.ts";
 import {
   claims,
   deadLetters,
@@ -20,7 +21,6 @@ import {
   subnames,
   trackedContracts,
 } from "../db/tables.ts";
-import { coverageOf, readIndexerSnapshot } from "./coverage.ts";
 
 const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).publicKey();
 
