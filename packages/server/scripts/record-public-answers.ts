@@ -77,7 +77,7 @@ try {
     db: database,
     redis: null,
     chain: { head: () => rpc.getLatestLedger() },
-    reader: new server.ContractReader(devnet.rpcUrl, devnet.networkPassphrase),
+    chainClient: new server.ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
   });
   const gets = [
     "/health",

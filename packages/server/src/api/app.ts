@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
-import type { ContractReader } from "../chain/contract-reader.ts";
+import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
@@ -61,8 +61,8 @@ export interface AppDeps {
   readonly chain?: ChainHeadSource;
   /** The clock that freshness is judged by; default: the system clock. */
   readonly now?: () => Date;
-  /** Live contract reads (simulateTransaction) for the routes the spec marks live. Undefined: no RPC. */
-  readonly reader?: ContractReader;
+  /** Live contract reads, prepare and submit for the routes the spec marks live. Undefined: no RPC. */
+  readonly chainClient?: ChainClient;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -111,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     installErrorHandling(app, app.rateLimit());
 
     const now = deps.now ?? (() => new Date());
-    const base = { config, db: deps.db, chain: deps.chain, reader: deps.reader, now };
+    const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
     const routeDeps: RouteDeps = { ...base, resolution: await resolutionServicesOf(app, base) };
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);

@@ -19,9 +19,9 @@ const PolicyResponse = z.object({
 });
 const AddressResponse = z.object({ name: z.string(), network: z.string(), address: z.string().nullable() });
 
-export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader">> = async (
+export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient">> = async (
   app,
-  { db, reader },
+  { db, chainClient },
 ) => {
   app.get(
     "/v1/chain-policy/:namespace",
@@ -30,7 +30,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "r
       noStore(reply);
       const { namespace } = request.params;
       const resolver = resolverOf(await namespaceRoute(db, namespace));
-      return { version: 1 as const, namespace, networks: await readChainPolicy(reader, resolver) };
+      return { version: 1 as const, namespace, networks: await readChainPolicy(chainClient, resolver) };
     },
   );
 
@@ -52,13 +52,13 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "r
       const resolver = resolverOf(ns);
 
       // Both reads start together; the namespace-level answer (interface, allowlist) comes before the name's.
-      const control = liveControl(reader, ns, parsed);
+      const control = liveControl(chainClient, ns, parsed);
       control.catch(() => {});
-      const networks = await readChainPolicy(reader, resolver);
+      const networks = await readChainPolicy(chainClient, resolver);
       if (!networks.includes(network)) throw new ApiError("chain_disabled", { network });
       const { name, node } = await control;
       const address = await liveRead(
-        reader,
+        chainClient,
         resolver,
         ResolverFns.chain_address,
         { node, network },

@@ -1,7 +1,7 @@
 // What the network-address routes and the holder transactions share: a namespace's resolver, its live network
 // allowlist and the check that a network is one the spec knows.
 import { type ChainNetwork, isChainNetwork, ResolverFns } from "@namereg/protocol";
-import type { ContractReader } from "../../../chain/contract-reader.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { ApiError } from "../../errors.ts";
 import type { NamespaceRoute } from "../subnames/state.ts";
@@ -13,9 +13,9 @@ export function resolverOf(ns: NamespaceRoute): string {
 }
 
 /** The live allowlist; a resolver without the network-address interface answers #9 (CONTRACTS.md Resolver). */
-export function readChainPolicy(reader: ContractReader | undefined, resolver: string): Promise<string[]> {
+export function readChainPolicy(chainClient: ChainClient | undefined, resolver: string): Promise<string[]> {
   return liveRead(
-    reader,
+    chainClient,
     resolver,
     ResolverFns.chain_policy,
     {},

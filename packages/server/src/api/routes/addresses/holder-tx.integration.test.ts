@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import type { TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo } from "../../../../test/fixtures/demo.ts";
-import { ContractReader } from "../../../chain/contract-reader.ts";
+import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
 import { installErrorHandling } from "../../plugins/errors.ts";
 import { holderTxRoutes } from "./holder-tx.ts";
@@ -29,7 +29,7 @@ describe("holder transactions: prepare, sign, submit", () => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
   let app: App;
-  let reader: ContractReader;
+  let chainClient: ChainClient;
   let server: rpc.Server;
   let registrar: string;
   let resolver: string;
@@ -38,9 +38,9 @@ describe("holder transactions: prepare, sign, submit", () => {
     ({ devnet, database } = await indexDemo("pglite"));
     registrar = devnet.demo?.namespaces.acme.registrar ?? "";
     resolver = devnet.demo?.namespaces.acme.resolver ?? "";
-    reader = new ContractReader(devnet.rpcUrl, devnet.networkPassphrase);
+    chainClient = new ChainClient(devnet.rpcUrl, devnet.networkPassphrase);
     server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
-    app = await buildApp({ config: testConfig(), db: database, redis: null, reader });
+    app = await buildApp({ config: testConfig(), db: database, redis: null, chainClient });
     // From here ledgers close on their own, as on a real network, so submissions become final while polled.
     devnet.setCloseInterval(100);
   });
@@ -389,7 +389,7 @@ describe("holder transactions: prepare, sign, submit", () => {
     installErrorHandling(impatient);
     await impatient.register(holderTxRoutes, {
       db: database,
-      reader,
+      chainClient,
       submit: { attempts: 1, intervalMs: 0 },
     });
     try {

@@ -5,8 +5,6 @@
 import { canonicalChainAddress, isAccountId, parseName, ResolverFns } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { prepareInvocation } from "../../../chain/prepare.ts";
-import { submitSigned } from "../../../chain/submit.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
@@ -37,9 +35,9 @@ const SubmitBody = z.strictObject({
     .max(64 * 1024),
 });
 
-export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader" | "submit">> = async (
+export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient" | "submit">> = async (
   app,
-  { db, reader, submit },
+  { db, chainClient, submit },
 ) => {
   app.post(
     "/records/prepare",
@@ -61,24 +59,21 @@ export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reade
       }
       const ns = await namespaceRoute(db, parsed.namespace);
       const resolver = resolverOf(ns);
-      const control = liveControl(reader, ns, parsed);
+      const control = liveControl(chainClient, ns, parsed);
       control.catch(() => {});
       // Removal stays possible while the network is disabled (CONTRACTS.md set_chain_address).
       if (address !== null) {
-        const networks = await readChainPolicy(reader, resolver);
+        const networks = await readChainPolicy(chainClient, resolver);
         if (!networks.includes(network)) throw new ApiError("chain_disabled", { network });
       }
       const { holder, node } = await control;
       if (!isAccountId(holder)) throw new ApiError("contract_holder_requires_adapter", { name, holder });
-      if (reader === undefined) throw new ApiError("chain_unavailable");
-      const prepared = await prepareInvocation(
-        reader.server,
-        reader.networkPassphrase,
-        holder,
-        resolver,
-        ResolverFns.set_chain_address,
-        { node, network, address },
-      );
+      if (chainClient === undefined) throw new ApiError("chain_unavailable");
+      const prepared = await chainClient.prepare(holder, resolver, ResolverFns.set_chain_address, {
+        node,
+        network,
+        address,
+      });
       return {
         ok: true as const,
         xdr: prepared.xdr,
@@ -95,13 +90,8 @@ export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reade
     "/records/submit",
     { schema: { body: SubmitBody, response: SUBMIT_RESPONSES } },
     async (request, reply) => {
-      if (reader === undefined) throw new ApiError("chain_unavailable");
-      const outcome = await submitSigned(
-        reader.server,
-        reader.networkPassphrase,
-        request.body.signedXdr,
-        submit,
-      );
+      if (chainClient === undefined) throw new ApiError("chain_unavailable");
+      const outcome = await chainClient.submit(request.body.signedXdr, submit);
       return replySubmitOutcome(reply, outcome);
     },
   );

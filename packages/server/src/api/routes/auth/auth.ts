@@ -27,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
   { db, config, now },
 ) => {
   const keys = sessionKeys(config.session.secret);
-  const guard = createConsoleGuard({ db, config, now, reader: undefined });
+  const guard = createConsoleGuard({ db, config, now, chainClient: undefined });
 
   /** Challenges are bound to a network passphrase; without one configured there is nothing to sign for. */
   const challengeContext = () => {

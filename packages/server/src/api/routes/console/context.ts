@@ -1,11 +1,10 @@
 // What the console routes share: the guard, the authenticated session of the request, the chain to prepare and
 // submit on, and the namespace field of their bodies.
 import { isValidLabel } from "@namereg/protocol";
-import type { rpc } from "@stellar/stellar-sdk";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ConsoleGuard, ConsoleSession } from "../../../auth/console-guard.ts";
-import type { ContractReader } from "../../../chain/contract-reader.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 
@@ -16,7 +15,7 @@ declare module "fastify" {
   }
 }
 
-export interface ConsoleContext extends Pick<RouteDeps, "db" | "reader" | "now"> {
+export interface ConsoleContext extends Pick<RouteDeps, "db" | "chainClient" | "now"> {
   readonly guard: ConsoleGuard;
 }
 
@@ -27,13 +26,10 @@ export function sessionOf(request: FastifyRequest): ConsoleSession {
   return session;
 }
 
-/** The RPC that prepares and submits, with its network; 503 chain_unavailable when none is configured. */
-export function chainOf(reader: ContractReader | undefined): {
-  server: rpc.Server;
-  networkPassphrase: string;
-} {
-  if (reader === undefined) throw new ApiError("chain_unavailable");
-  return { server: reader.server, networkPassphrase: reader.networkPassphrase };
+/** The chain client that prepares and submits; 503 chain_unavailable when none is configured. */
+export function chainOf(chainClient: ChainClient | undefined): ChainClient {
+  if (chainClient === undefined) throw new ApiError("chain_unavailable");
+  return chainClient;
 }
 
 export const NamespaceField = z

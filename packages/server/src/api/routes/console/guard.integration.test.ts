@@ -1,5 +1,5 @@
 // The console guard and the namespace profile on PGlite and PostgreSQL, with the chain's namespace records
-// played by a stand-in reader: namespace scoping, ownership, wallet-less sessions and logo checks, each attack as
+// played by a stand-in chain client: namespace scoping, ownership, wallet-less sessions and logo checks, each attack as
 // its own test (docs/sessions.md lists them). The real chain path is console.integration.test.ts.
 import { STANDALONE_PASSPHRASE } from "@namereg/devnet";
 import { type Namespace, namespaceNode, RegistryFns } from "@namereg/protocol";
@@ -15,7 +15,8 @@ import {
 } from "../../../../test/fixtures/database.ts";
 import { bearer, signIn } from "../../../../test/fixtures/wallet-auth.ts";
 import { createOperatorSession } from "../../../auth/sessions.ts";
-import { ChainUnavailableError, type ContractReader } from "../../../chain/contract-reader.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
+import { ChainUnavailableError } from "../../../chain/contract-reader.ts";
 import { namespaceProfiles, sessions } from "../../../db/tables.ts";
 import { solidPng } from "../../../runtime/seed-demo.ts";
 import { type App, buildApp } from "../../app.ts";
@@ -47,13 +48,13 @@ const CHAIN = new Map<string, Namespace>(
   ),
 );
 let down = false;
-const reader = {
+const chainClient = {
   read: async (contractId: string, fn: unknown, args: { node: string }) => {
     if (down) throw new ChainUnavailableError("connect ECONNREFUSED");
     if (contractId !== REGISTRY || fn !== RegistryFns.namespace) throw new Error("unexpected read");
     return CHAIN.get(args.node) ?? null;
   },
-} as unknown as ContractReader;
+} as unknown as ChainClient;
 
 const PNG = solidPng([1, 2, 3]);
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString("base64")}`;
@@ -76,7 +77,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     beforeAll(async () => {
       database = await createTestDatabase(kind);
-      app = await buildApp({ config, db: database, redis: null, now: () => clock, reader });
+      app = await buildApp({ config, db: database, redis: null, now: () => clock, chainClient });
     });
     afterAll(async () => {
       await app?.close();

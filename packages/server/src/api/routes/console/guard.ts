@@ -10,12 +10,12 @@ import type { ConsoleContext } from "./context.ts";
 /** Installs the session check on `scope`; returns what the console's route plugins are registered with. */
 export function installConsoleGuard(
   scope: FastifyInstance,
-  deps: Pick<RouteDeps, "db" | "config" | "now" | "reader">,
+  deps: Pick<RouteDeps, "db" | "config" | "now" | "chainClient">,
 ): ConsoleContext {
   const guard = createConsoleGuard(deps);
   scope.decorateRequest("consoleSession", null);
   scope.addHook("onRequest", async (request) => {
     request.consoleSession = await guard.authenticate(request);
   });
-  return { db: deps.db, guard, reader: deps.reader, now: deps.now };
+  return { db: deps.db, guard, chainClient: deps.chainClient, now: deps.now };
 }

@@ -12,8 +12,6 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { OwnerContext } from "../../../auth/console-guard.ts";
-import { prepareInvocation } from "../../../chain/prepare.ts";
-import { submitSigned } from "../../../chain/submit.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
@@ -60,7 +58,10 @@ const ChainPolicyPrepared = z.object({
 /** Prepared envelopes are a few kilobytes; the body limit of the app bounds this further. */
 const SubmitBody = z.strictObject({ xdr: z.string({ error: "is required" }).min(1) });
 
-export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async (app, { guard, reader }) => {
+export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async (
+  app,
+  { guard, chainClient },
+) => {
   app.post(
     "/console/subname-policy/prepare",
     { schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } } },
@@ -68,10 +69,8 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
       noStore(reply);
       const { namespace, policy } = request.body;
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
-      const chain = chainOf(reader);
-      const prepared = await prepareInvocation(
-        chain.server,
-        chain.networkPassphrase,
+      const chain = chainOf(chainClient);
+      const prepared = await chain.prepare(
         owner.session.account,
         owner.record.registrar,
         RegistrarFns.set_subname_policy,
@@ -98,15 +97,10 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
       const resolver = owner.record.resolver;
       if (resolver === null) throw new ApiError("no_resolver", { namespace });
-      const chain = chainOf(reader);
-      const prepared = await prepareInvocation(
-        chain.server,
-        chain.networkPassphrase,
-        owner.session.account,
-        resolver,
-        ResolverFns.set_chain_policy,
-        { networks },
-      );
+      const chain = chainOf(chainClient);
+      const prepared = await chain.prepare(owner.session.account, resolver, ResolverFns.set_chain_policy, {
+        networks,
+      });
       return {
         xdr: prepared.xdr,
         signer: prepared.source,
@@ -125,9 +119,9 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
     async (request, reply) => {
       noStore(reply);
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
-      const chain = chainOf(reader);
+      const chain = chainOf(chainClient);
       requirePolicyTransaction(request.body.xdr, chain.networkPassphrase, owner);
-      const outcome = await submitSigned(chain.server, chain.networkPassphrase, request.body.xdr);
+      const outcome = await chain.submit(request.body.xdr);
       return replySubmitOutcome(reply, outcome);
     },
   );

@@ -3,7 +3,7 @@
 // The pay-to address and text values are essential (a failed read is 502 node_lookup_failed); the two
 // verification flags are not, and read null when their read fails.
 import { PrimaryFns, ResolverFns } from "@namereg/protocol";
-import type { ContractReader } from "../../../chain/contract-reader.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { ApiError } from "../../errors.ts";
 
@@ -27,19 +27,21 @@ export interface RecordSet {
 const ESSENTIAL = { failure: "node_lookup_failed" } as const;
 
 export async function readRecords(
-  reader: ContractReader | undefined,
+  chainClient: ChainClient | undefined,
   input: RecordsInput,
 ): Promise<RecordSet> {
   const { node, resolver } = input;
   // Keys are sorted so the same records always serialise the same.
   const keys = [...new Set(input.textKeys)].sort();
   const [payment, values] = await Promise.all([
-    liveRead(reader, resolver, ResolverFns.payment, { node }, ESSENTIAL),
-    Promise.all(keys.map((key) => liveRead(reader, resolver, ResolverFns.text, { node, key }, ESSENTIAL))),
+    liveRead(chainClient, resolver, ResolverFns.payment, { node }, ESSENTIAL),
+    Promise.all(
+      keys.map((key) => liveRead(chainClient, resolver, ResolverFns.text, { node, key }, ESSENTIAL)),
+    ),
   ]);
   // The payment instruction is the pay-to address when set; otherwise the resolver's plain address record.
   const address =
-    payment?.address ?? (await liveRead(reader, resolver, ResolverFns.addr, { node }, ESSENTIAL));
+    payment?.address ?? (await liveRead(chainClient, resolver, ResolverFns.addr, { node }, ESSENTIAL));
   const text: Record<string, string> = {};
   keys.forEach((key, i) => {
     const value = values[i];
@@ -50,10 +52,10 @@ export async function readRecords(
   }
   const primaryId = input.primaryId;
   const [display, primary] = await Promise.all([
-    optional(liveRead(reader, resolver, ResolverFns.display_name, { address }, ESSENTIAL)),
+    optional(liveRead(chainClient, resolver, ResolverFns.display_name, { address }, ESSENTIAL)),
     primaryId === null
       ? Promise.resolve(undefined)
-      : optional(liveRead(reader, primaryId, PrimaryFns.primary, { address }, ESSENTIAL)),
+      : optional(liveRead(chainClient, primaryId, PrimaryFns.primary, { address }, ESSENTIAL)),
   ]);
   return {
     name: input.name,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../../../test/fixtures/demo.ts";
-import { ContractReader } from "../../../chain/contract-reader.ts";
+import { ChainClient } from "../../../chain/chain-client.ts";
 import { RpcClient } from "../../../chain/rpc-client.ts";
 import { publishNodeChanges } from "../../../db/node-changes.ts";
 import { nameHistory, names, namespaceProfiles } from "../../../db/tables.ts";
@@ -36,7 +36,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         redis: null,
         chain: { head: () => new RpcClient(devnet.rpcUrl, { retries: 0 }).getLatestLedger() },
         now: () => indexedAt,
-        reader: new ContractReader(devnet.rpcUrl, devnet.networkPassphrase),
+        chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
       });
 
     beforeAll(async () => {
@@ -259,7 +259,7 @@ for (const kind of TEST_DATABASE_KINDS) {
           db: database,
           redis: null,
           now: () => indexedAt,
-          reader: new ContractReader("http://127.0.0.1:9", devnet.networkPassphrase),
+          chainClient: new ChainClient("http://127.0.0.1:9", devnet.networkPassphrase),
         });
         try {
           expect(await get("/v1/records/acme/alice", offline)).toEqual({

@@ -44,8 +44,8 @@ import {
 export const MAX_BY_HOLDER = 100;
 
 export const resolutionRoutes: FastifyPluginAsyncZod<
-  Pick<RouteDeps, "db" | "config" | "reader" | "resolution">
-> = async (app, { db, config, reader, resolution }) => {
+  Pick<RouteDeps, "db" | "config" | "chainClient" | "resolution">
+> = async (app, { db, config, chainClient, resolution }) => {
   const mirror = db.reader;
   const { cache, counter, clock } = resolution;
 
@@ -213,7 +213,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       if (row === undefined || !row.active) throw new ApiError("name_not_found", { name: ref.name });
       if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
       if (ns.resolver === null) throw new ApiError("no_resolver", { namespace: ref.namespace });
-      return readRecords(reader, {
+      return readRecords(chainClient, {
         name: ref.name,
         node: ref.node,
         resolver: ns.resolver,

@@ -15,7 +15,7 @@ import {
 } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import type { ContractReader } from "../../../chain/contract-reader.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { namespaces } from "../../../db/tables.ts";
 import type { Database } from "../../../db/types.ts";
@@ -81,11 +81,11 @@ const readOpts = { failure: "chain_unavailable" } as const;
  * Unix seconds of the latest closed ledger: liveness is judged by chain time, as the contracts judge it, so a
  * server clock ahead of or behind the chain cannot call a name live that the chain does not.
  */
-export async function chainTime(reader: ContractReader | undefined): Promise<bigint> {
-  if (reader === undefined) throw new ApiError("chain_unavailable");
+export async function chainTime(chainClient: ChainClient | undefined): Promise<bigint> {
+  if (chainClient === undefined) throw new ApiError("chain_unavailable");
   let closeTime: string;
   try {
-    closeTime = (await reader.server.getLatestLedger()).closeTime;
+    closeTime = (await chainClient.head()).closeTime;
   } catch {
     throw new ApiError("chain_unavailable", { detail: "the chain head could not be read" });
   }
@@ -100,31 +100,31 @@ export const isLive = (name: Name, now: bigint): boolean =>
 export const expiryIso = (expiresAt: bigint): string | null =>
   expiresAt === 0n ? null : new Date(Number(expiresAt) * 1000).toISOString();
 
-export function readName(reader: ContractReader | undefined, registrar: string, label: string) {
-  return liveRead(reader, registrar, RegistrarFns.name, { label }, readOpts);
+export function readName(chainClient: ChainClient | undefined, registrar: string, label: string) {
+  return liveRead(chainClient, registrar, RegistrarFns.name, { label }, readOpts);
 }
 
-export async function readPolicy(reader: ContractReader | undefined, registrar: string) {
-  return liveRead(reader, registrar, RegistrarFns.subname_policy, {}, readOpts);
+export async function readPolicy(chainClient: ChainClient | undefined, registrar: string) {
+  return liveRead(chainClient, registrar, RegistrarFns.subname_policy, {}, readOpts);
 }
 
 export function readChild(
-  reader: ContractReader | undefined,
+  chainClient: ChainClient | undefined,
   registrar: string,
   label: string,
   child: string,
 ) {
-  return liveRead(reader, registrar, RegistrarFns.subname, { label, child }, readOpts);
+  return liveRead(chainClient, registrar, RegistrarFns.subname, { label, child }, readOpts);
 }
 
 export function readChildren(
-  reader: ContractReader | undefined,
+  chainClient: ChainClient | undefined,
   registrar: string,
   label: string,
   offset: number,
   limit: number,
 ) {
-  return liveRead(reader, registrar, RegistrarFns.subnames, { label, offset, limit }, readOpts);
+  return liveRead(chainClient, registrar, RegistrarFns.subnames, { label, offset, limit }, readOpts);
 }
 
 /** The parent of a subname: 404 name_not_found when it was never issued (nothing can hang below it). */
@@ -197,25 +197,25 @@ export interface Controlled {
  * read that succeeded with nothing in it.
  */
 export async function liveControl(
-  reader: ContractReader | undefined,
+  chainClient: ChainClient | undefined,
   ns: NamespaceRoute,
   parsed: NameOrSubname,
 ): Promise<Controlled> {
   const full = formatName(parsed);
   if (parsed.kind === "name") {
     const [name, now] = await inOrder([
-      readName(reader, ns.registrar, parsed.label),
-      chainTime(reader),
+      readName(chainClient, ns.registrar, parsed.label),
+      chainTime(chainClient),
     ] as const);
     if (name === null || !name.active) throw new ApiError("name_not_found", { name: full });
     if (!isLive(name, now)) throw new ApiError("name_expired", { name: full });
     return { name: full, node: nameNode(parsed.label, parsed.namespace), holder: name.holder };
   }
   const [name, { policy }, stored, now] = await inOrder([
-    readName(reader, ns.registrar, parsed.label),
-    readPolicy(reader, ns.registrar),
-    readChild(reader, ns.registrar, parsed.label, parsed.child),
-    chainTime(reader),
+    readName(chainClient, ns.registrar, parsed.label),
+    readPolicy(chainClient, ns.registrar),
+    readChild(chainClient, ns.registrar, parsed.label, parsed.child),
+    chainTime(chainClient),
   ] as const);
   if (name === null || stored === null || !childRecord(stored, name, policy, now).active) {
     throw new ApiError("name_not_found", { name: full });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import type { TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo } from "../../../../test/fixtures/demo.ts";
-import { ContractReader } from "../../../chain/contract-reader.ts";
+import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
 
 const alice = demoKeypair("alice").publicKey();
@@ -26,7 +26,7 @@ describe("subname and network-address reads", () => {
       config: testConfig(),
       db: database,
       redis: null,
-      reader: new ContractReader(devnet.rpcUrl, devnet.networkPassphrase),
+      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
     });
   });
   afterAll(async () => {
@@ -195,7 +195,7 @@ describe("subname and network-address reads", () => {
       config: testConfig(),
       db: database,
       redis: null,
-      reader: new ContractReader("http://127.0.0.1:9", devnet.networkPassphrase),
+      chainClient: new ChainClient("http://127.0.0.1:9", devnet.networkPassphrase),
     });
     try {
       for (const url of [

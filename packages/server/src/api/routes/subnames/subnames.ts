@@ -10,7 +10,6 @@ import {
 } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { prepareInvocation } from "../../../chain/prepare.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
@@ -86,9 +85,9 @@ const PrepareResponse = z.object({
   network: z.string(),
 });
 
-export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader">> = async (
+export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient">> = async (
   app,
-  { db, reader },
+  { db, chainClient },
 ) => {
   app.get(
     "/v1/subname-policy/:namespace",
@@ -97,7 +96,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader
       noStore(reply);
       const { namespace } = request.params;
       const ns = await namespaceRoute(db, namespace);
-      const { policy, owner } = await readPolicy(reader, ns.registrar);
+      const { policy, owner } = await readPolicy(chainClient, ns.registrar);
       return {
         namespace,
         version: 1 as const,
@@ -122,10 +121,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader
       const ns = await namespaceRoute(db, namespace);
       const parentName = `${label}.${namespace}`;
       const [name, { policy }, stored, now] = await inOrder([
-        readName(reader, ns.registrar, label),
-        readPolicy(reader, ns.registrar),
-        readChild(reader, ns.registrar, label, child),
-        chainTime(reader),
+        readName(chainClient, ns.registrar, label),
+        readPolicy(chainClient, ns.registrar),
+        readChild(chainClient, ns.registrar, label, child),
+        chainTime(chainClient),
       ] as const);
       const parent = parentOrNotFound(name, parentName);
       return {
@@ -155,10 +154,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader
       const ns = await namespaceRoute(db, namespace);
       const parentName = `${label}.${namespace}`;
       const [name, { policy }, children, now] = await inOrder([
-        readName(reader, ns.registrar, label),
-        readPolicy(reader, ns.registrar),
-        readChildren(reader, ns.registrar, label, offset, limit),
-        chainTime(reader),
+        readName(chainClient, ns.registrar, label),
+        readPolicy(chainClient, ns.registrar),
+        readChildren(chainClient, ns.registrar, label, offset, limit),
+        chainTime(chainClient),
       ] as const);
       const parent = parentOrNotFound(name, parentName);
       return {
@@ -199,8 +198,8 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader
       const ns = await namespaceRoute(db, namespace);
       const parentName = `${label}.${namespace}`;
       const [name, stored] = await inOrder([
-        readName(reader, ns.registrar, label),
-        readChild(reader, ns.registrar, label, child),
+        readName(chainClient, ns.registrar, label),
+        readChild(chainClient, ns.registrar, label, child),
       ] as const);
       const parent = parentOrNotFound(name, parentName);
       if (!isAccountId(parent.holder)) {
@@ -223,25 +222,22 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reader
         });
       }
 
-      if (reader === undefined) throw new ApiError("chain_unavailable");
+      if (chainClient === undefined) throw new ApiError("chain_unavailable");
       const prepared =
         body.action === "create"
-          ? await prepareInvocation(
-              reader.server,
-              reader.networkPassphrase,
-              parent.holder,
-              ns.registrar,
-              RegistrarFns.create_subname,
-              { label, child, parentGeneration, generation, address: address ?? "" },
-            )
-          : await prepareInvocation(
-              reader.server,
-              reader.networkPassphrase,
-              parent.holder,
-              ns.registrar,
-              RegistrarFns.remove_subname,
-              { label, child, parentGeneration, generation: generation ?? 0n },
-            );
+          ? await chainClient.prepare(parent.holder, ns.registrar, RegistrarFns.create_subname, {
+              label,
+              child,
+              parentGeneration,
+              generation,
+              address: address ?? "",
+            })
+          : await chainClient.prepare(parent.holder, ns.registrar, RegistrarFns.remove_subname, {
+              label,
+              child,
+              parentGeneration,
+              generation: generation ?? 0n,
+            });
       return {
         ok: true as const,
         xdr: prepared.xdr,
