@@ -20,7 +20,7 @@ export async function resolutionServicesOf(
 ): Promise<ResolutionServices> {
   const cache = new ResolveCache();
   const counter = new ResolutionCounter(deps.db.db, app.log);
-  const clock = new ExpiryClock({ db: deps.db.reader, chain: deps.chain, now: deps.now, log: app.log });
+  const clock = new ExpiryClock({ db: deps.db.replica, chain: deps.chain, now: deps.now, log: app.log });
   const subscription = await wireInvalidation(cache, deps.db, app.log);
   await clock.start();
   counter.start();

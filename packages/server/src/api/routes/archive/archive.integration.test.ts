@@ -99,7 +99,7 @@ for (const kind of TEST_DATABASE_KINDS) {
       for (let i = 1; i < served.length; i++) {
         expect((served[i - 1]?.id ?? "") < (served[i]?.id ?? "")).toBe(true);
       }
-      const coverage = coverageOf(await readIndexerSnapshot(database.reader), indexedAt);
+      const coverage = coverageOf(await readIndexerSnapshot(database.replica), indexedAt);
       expect(coverage.complete).toBe(true);
       expect(pages[0]?.coverage).toEqual(coverage);
     });
@@ -204,7 +204,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("reports every component operational over the indexed demo", async () => {
       const head = devnet.chain.latest.sequence;
-      const { processedAt } = await readIndexerSnapshot(database.reader);
+      const { processedAt } = await readIndexerSnapshot(database.replica);
       const { statusCode, body } = await get("/v1/status");
       expect(statusCode).toBe(200);
       expect(body).toEqual({
@@ -236,7 +236,7 @@ for (const kind of TEST_DATABASE_KINDS) {
     it("serves the same coverage on its own", async () => {
       const { statusCode, body } = await get("/v1/coverage");
       expect(statusCode).toBe(200);
-      expect(body).toEqual(coverageOf(await readIndexerSnapshot(database.reader), indexedAt));
+      expect(body).toEqual(coverageOf(await readIndexerSnapshot(database.replica), indexedAt));
       expect(body).toMatchObject({ complete: true, processedLedger: devnet.chain.latest.sequence, gaps: [] });
     });
   });

@@ -59,11 +59,11 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
   app,
   { db, now },
 ) => {
-  const { reader } = db;
+  const { replica } = db;
 
   app.get("/v1/coverage", { schema: { response: { 200: CoverageSchema } } }, async (_request, reply) => {
     noStore(reply);
-    return coverageOf(await readIndexerSnapshot(reader), now());
+    return coverageOf(await readIndexerSnapshot(replica), now());
   });
 
   app.get(
@@ -77,14 +77,14 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
       // Coverage first: the indexer commits events with its progress, so every event up to the processed ledger
       // it reports is visible to the page read after it. Read the other way round, coverage could claim a ledger
       // whose events the page missed.
-      const coverage = coverageOf(await readIndexerSnapshot(reader), now());
+      const coverage = coverageOf(await readIndexerSnapshot(replica), now());
 
       const where: SQL[] = [];
       if (filters.contractId !== undefined) where.push(eq(events.contractId, filters.contractId));
       if (filters.subject !== undefined) where.push(eq(events.subject, filters.subject));
       if (filters.namespace !== undefined) where.push(eq(events.namespace, filters.namespace));
       if (after !== undefined) where.push(gt(events.id, after));
-      const rows = await reader
+      const rows = await replica
         .select()
         .from(events)
         .where(and(...where))

@@ -31,7 +31,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
   app,
   { db, config, now },
 ) => {
-  const { reader } = db;
+  const { replica } = db;
 
   app.get(
     "/v1/directory/reverse/:address",
@@ -47,9 +47,9 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
     async (request) => {
       const { address } = request.params;
       const at = now();
-      const scope = billingScope(reader, config.billing, at);
+      const scope = billingScope(replica, config.billing, at);
       const nowSeconds = BigInt(Math.floor(at.getTime() / 1000));
-      const rows = await reader
+      const rows = await replica
         .select({
           label: names.label,
           namespace: names.namespace,
@@ -82,8 +82,8 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
   );
 
   app.get("/v1/directory/namespaces", { schema: { response: { 200: RosterResponse } } }, async () => {
-    const scope = billingScope(reader, config.billing, now());
-    const rows = await reader
+    const scope = billingScope(replica, config.billing, now());
+    const rows = await replica
       .select({
         label: namespaces.label,
         displayName: namespaceProfiles.displayName,

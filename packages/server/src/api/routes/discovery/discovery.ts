@@ -86,10 +86,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
   app,
   { db, now },
 ) => {
-  const { reader } = db;
+  const { replica } = db;
 
   app.get("/v1/namespaces", { schema: { response: { 200: NamespaceListResponse } } }, async () => {
-    const rows = await reader
+    const rows = await replica
       .select({
         label: namespaces.label,
         displayName: namespaceProfiles.displayName,
@@ -124,7 +124,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     },
     async (request) => {
       const { namespace } = request.params;
-      const [row] = await reader
+      const [row] = await replica
         .select({ ns: namespaces, displayName: namespaceProfiles.displayName })
         .from(namespaces)
         .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
@@ -154,7 +154,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     { schema: { querystring: LookupQuery, response: { 200: LookupResponse } } },
     async (request) => {
       const { q } = request.query;
-      const found = await searchLookup(reader, planLookup(q), now());
+      const found = await searchLookup(replica, planLookup(q), now());
       return {
         q,
         namespaces: found.namespaces,
@@ -164,7 +164,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
   );
 
   app.get("/v1/showcase", { schema: { response: { 200: ShowcaseResponse } } }, async () => {
-    const rows = await reader
+    const rows = await replica
       .select({
         label: namespaces.label,
         displayName: namespaceProfiles.displayName,

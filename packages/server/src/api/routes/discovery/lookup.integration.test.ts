@@ -50,7 +50,7 @@ describe("lookup search plans on postgres", () => {
     for (const term of ["a", "3f", "c0ffee"]) {
       for (const inNamespace of [null, "bulk3"]) {
         const text = await plan(
-          namePrefixQuery(database.reader, term, { inNamespace, nowSeconds, limit: LOOKUP_LIMIT }),
+          namePrefixQuery(database.replica, term, { inNamespace, nowSeconds, limit: LOOKUP_LIMIT }),
         );
         expect(text).toContain("names_label_pattern_idx");
         expect(text).not.toMatch(/Seq Scan on names/);
@@ -62,7 +62,7 @@ describe("lookup search plans on postgres", () => {
     for (const term of ["abc", "0ff1", "deadbe"]) {
       for (const inNamespace of [null, "bulk3"]) {
         const text = await plan(
-          nameSubstringQuery(database.reader, term, { inNamespace, nowSeconds, limit: LOOKUP_LIMIT }),
+          nameSubstringQuery(database.replica, term, { inNamespace, nowSeconds, limit: LOOKUP_LIMIT }),
         );
         expect(text).toContain("names_label_trgm_idx");
         expect(text).not.toMatch(/Seq Scan on names/);

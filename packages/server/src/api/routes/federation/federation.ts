@@ -37,7 +37,7 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
   app,
   { db, config, now },
 ) => {
-  const { reader } = db;
+  const { replica } = db;
   // onRequest, not the handler: validation failures and 404s must not be cached either.
   app.addHook("onRequest", async (_request, reply) => {
     noStore(reply);
@@ -65,14 +65,14 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
     const label = normaliseLabel(parts[0] ?? "");
     const namespace = normaliseLabel(parts[1] ?? "");
     if (label === null || namespace === null) return null;
-    return federationRecord(reader, label, namespace, now());
+    return federationRecord(replica, label, namespace, now());
   }
 
   async function byId(q: string): Promise<FederationRecord | null> {
     if (!isAccountId(q)) {
       throw new ApiError("invalid_request", { detail: "q: must be a G… account key when type is id" });
     }
-    return primaryFederationRecord(reader, q, now());
+    return primaryFederationRecord(replica, q, now());
   }
 
   app.get("/.well-known/stellar.toml", async (request, reply) => {

@@ -46,7 +46,7 @@ export const MAX_BY_HOLDER = 100;
 export const resolutionRoutes: FastifyPluginAsyncZod<
   Pick<RouteDeps, "db" | "config" | "chainClient" | "resolution">
 > = async (app, { db, config, chainClient, resolution }) => {
-  const mirror = db.reader;
+  const mirror = db.replica;
   const { cache, counter, clock } = resolution;
 
   // Fills read the writer: a read replica may not yet show a change whose notification already arrived, and

@@ -46,7 +46,7 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         };
       }
       // The indexer records only the head's sequence and when it saw it, not the ledger's close time.
-      const snapshot = await readSnapshotOrNull(db.reader, request.log);
+      const snapshot = await readSnapshotOrNull(db.replica, request.log);
       if (snapshot?.headLedger == null || snapshot.headObservedAt === null) {
         throw new ApiError("chain_unavailable", {
           detail:
@@ -64,16 +64,16 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
 
   app.get("/v1/stats", { schema: { response: { 200: StatsResponse } } }, async (request, reply) => {
     noStore(reply);
-    const { reader } = db;
+    const { replica } = db;
     const [live, nsRows, nameRows, subRows] = await Promise.all([
       observeLiveHead(chain, now, request.log),
-      reader.select({ n: count() }).from(namespaces),
+      replica.select({ n: count() }).from(namespaces),
       // Active: issued and not reclaimed (an expired name still counts until it is reclaimed or reissued).
-      reader.select({ n: count() }).from(names).where(eq(names.active, true)),
-      reader.select({ n: count() }).from(subnames).where(eq(subnames.exists, true)),
+      replica.select({ n: count() }).from(names).where(eq(names.active, true)),
+      replica.select({ n: count() }).from(subnames).where(eq(subnames.exists, true)),
     ]);
     // Counts that cannot be read are a 500; only the head degrades, and only to what the indexer saw.
-    const ledger = live?.ledger ?? (await readIndexerSnapshot(reader)).headLedger;
+    const ledger = live?.ledger ?? (await readIndexerSnapshot(replica)).headLedger;
     return {
       namespaces: Number(nsRows[0]?.n ?? 0),
       names: Number(nameRows[0]?.n ?? 0),

@@ -44,7 +44,7 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     const [healthy, live, snapshot] = await Promise.all([
       db.healthy().catch(() => false),
       observeLiveHead(chain, now, request.log),
-      readSnapshotOrNull(db.reader, request.log),
+      readSnapshotOrNull(db.replica, request.log),
     ]);
     const status: z.infer<typeof StatusResponse> = {
       ledger: observedHeadLedger(live, snapshot),

@@ -59,7 +59,7 @@ export interface NamespaceRoute {
 
 /** The namespace's current registrar and resolver as indexed; 404 namespace_not_found when none. */
 export async function namespaceRoute(db: Database, namespace: string): Promise<NamespaceRoute> {
-  const rows = await db.reader
+  const rows = await db.replica
     .select({
       label: namespaces.label,
       node: namespaces.node,
