@@ -9,7 +9,9 @@ import { liveRead } from "../../../chain/live-reads.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { LabelParam, liveControl, type NameOrSubname, namespaceRoute } from "../subnames/state.ts";
+import { namespaceRoute } from "../subnames/queries.ts";
+import { LabelParam } from "../subnames/schemas.ts";
+import { liveControl, type NameOrSubname } from "../subnames/state.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 
 const PolicyResponse = z.object({

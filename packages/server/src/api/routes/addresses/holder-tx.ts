@@ -8,7 +8,8 @@ import { z } from "zod";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
-import { liveControl, namespaceRoute } from "../subnames/state.ts";
+import { namespaceRoute } from "../subnames/queries.ts";
+import { liveControl } from "../subnames/state.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 
 const PrepareBody = z.strictObject({

@@ -10,26 +10,20 @@ import {
 } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { noStore } from "../../cache.ts";
-import { ApiError } from "../../errors.ts";
-import type { RouteDeps } from "../../route-deps.ts";
 import {
-  ChildRecordSchema,
   chainTime,
-  childRecord,
-  Generation,
   inOrder,
-  LabelParam,
-  namespaceRoute,
-  ParentContextSchema,
-  PolicyHttp,
-  parentContext,
-  parentOrNotFound,
   readChild,
   readChildren,
   readName,
   readPolicy,
-} from "./state.ts";
+} from "../../../chain/registrar-reads.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { namespaceRoute } from "./queries.ts";
+import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
+import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
 
 export const SUBNAME_LIST_MAX = 16;
 
