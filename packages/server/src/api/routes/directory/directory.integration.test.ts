@@ -180,7 +180,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         statusCode: 400,
         body: { error: "invalid_account", detail: "address: must be a G… account key" },
       };
-      const registry = demo.devnet.contracts.registry;
+      const registry = demo.chain.contracts.registry;
       const badChecksum = `${alice.slice(0, -1)}${alice.endsWith("A") ? "B" : "A"}`;
       for (const address of [registry, alice.toLowerCase(), badChecksum, "alice.acme", "G"]) {
         expect(await get(`/v1/directory/reverse/${encodeURIComponent(address)}`)).toEqual(invalid);

@@ -94,14 +94,14 @@ for (const kind of TEST_DATABASE_KINDS) {
         awardLedger: acme.allocatedLedger,
         awardedAt: awardedAt("acme"),
         issuedNames: 3,
-        registrarId: demo.devnet.demo?.namespaces.acme.registrar,
-        resolverId: demo.devnet.demo?.namespaces.acme.resolver,
+        registrarId: demo.chain.namespaces.acme.registrar,
+        resolverId: demo.chain.namespaces.acme.resolver,
         chainNetworks: ["ethereum", "bitcoin"],
         locked: false,
       };
       expect(await get("/v1/namespaces/acme")).toEqual({ statusCode: 200, body: expected });
       expect(await get("/v1/namespaces/ACME")).toEqual({ statusCode: 200, body: expected });
-      expect(acme.allocatedLedger).toBeGreaterThan(demo.devnet.deploymentLedger);
+      expect(acme.allocatedLedger).toBeGreaterThan(demo.chain.deploymentLedger);
 
       expect(await get("/v1/namespaces/plain")).toEqual({
         statusCode: 200,
@@ -115,7 +115,7 @@ for (const kind of TEST_DATABASE_KINDS) {
           awardLedger: row("plain").allocatedLedger,
           awardedAt: awardedAt("plain"),
           issuedNames: 1,
-          registrarId: demo.devnet.demo?.namespaces.plain.registrar,
+          registrarId: demo.chain.namespaces.plain.registrar,
           resolverId: null,
           chainNetworks: [],
           locked: false,

@@ -23,7 +23,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     beforeAll(async () => {
       demo = await indexedDemo(kind);
-      app = await demo.appAt({ env: { NETWORK_PASSPHRASE: demo.devnet.networkPassphrase } });
+      app = await demo.appAt({ env: { NETWORK_PASSPHRASE: demo.chain.networkPassphrase } });
     });
     afterAll(async () => {
       await demo?.close();
@@ -148,7 +148,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         "# namereg: SEP-2 federation for name*namespace addresses (alice*acme).",
         'FEDERATION_SERVER="http://names.example/federation"',
         'WEB_AUTH_ENDPOINT="http://names.example/auth"',
-        `NETWORK_PASSPHRASE="${demo.devnet.networkPassphrase}"`,
+        `NETWORK_PASSPHRASE="${demo.chain.networkPassphrase}"`,
         "",
       ]);
       const bad = await app.inject({ url: "/.well-known/stellar.toml", headers: { host: 'x"\nEVIL=1' } });
@@ -197,7 +197,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         expect(toml).toMatchObject({
           FEDERATION_SERVER: `${base}/federation`,
           WEB_AUTH_ENDPOINT: `${base}/auth`,
-          NETWORK_PASSPHRASE: demo.devnet.networkPassphrase,
+          NETWORK_PASSPHRASE: demo.chain.networkPassphrase,
         });
         expect(StrKey.isValidEd25519PublicKey(String(toml.SIGNING_KEY))).toBe(true);
         const server = new Federation.Server(String(toml.FEDERATION_SERVER), "acme", { allowHttp: true });
