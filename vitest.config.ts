@@ -1,10 +1,37 @@
 import { defineConfig } from "vitest/config";
 
+// Two projects: `unit` (no database server, Redis or devnet) and `integration` (`*.integration.test.ts`).
+// `npm test` runs both; `npx vitest run --project unit` runs one.
+const TESTS = ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"];
+const INTEGRATION = "**/*.integration.test.ts";
+
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "bench/**/*.test.ts"],
+    // Vitest's default is one worker per core less one: a single worker on a two-core machine. Integration files
+    // spend most of their time waiting on PostgreSQL, child processes and the devnet, so more overlap well.
+    maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: TESTS,
+          exclude: [INTEGRATION, "**/node_modules/**"],
+          globalSetup: ["packages/server/test/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: [INTEGRATION],
+          exclude: ["**/node_modules/**"],
+          globalSetup: ["packages/server/test/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -3,13 +3,8 @@
 // the same pages and XDR-decoding every event without touching the database.
 //   node bench/ingest/run.ts [events=200000] [postgres|pglite]
 import { spawn } from "node:child_process";
-import { ContractReader } from "../../packages/server/src/chain/contract-reader.ts";
-import { RpcClient } from "../../packages/server/src/chain/rpc-client.ts";
-import { createTestDatabase } from "../../packages/server/src/db/testing.ts";
-import { decodeRawEvent } from "../../packages/server/src/indexer/decode.ts";
-import { fetchBatch } from "../../packages/server/src/indexer/fetch-batch.ts";
-import { Indexer } from "../../packages/server/src/indexer/indexer.ts";
-import { runUntilIdle } from "../../packages/server/src/indexer/testing.ts";
+import { ContractReader, decodeRawEvent, fetchBatch, Indexer, RpcClient } from "@namereg/server";
+import { createTestDatabase, runUntilIdle } from "@namereg/server/testing";
 
 const total = Number(process.argv[2] ?? 200_000);
 const kind = (process.argv[3] ?? "postgres") as "postgres" | "pglite";

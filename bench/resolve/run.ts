@@ -9,10 +9,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { LookupFns, namespaceNode } from "@namereg/protocol";
+import { ContractReader } from "@namereg/server";
+import { createTestDatabase } from "@namereg/server/testing";
 import { Keypair } from "@stellar/stellar-sdk";
 import autocannon from "autocannon";
-import { ContractReader } from "../../packages/server/src/chain/contract-reader.ts";
-import { createTestDatabase } from "../../packages/server/src/db/testing.ts";
 
 const { values } = parseArgs({
   options: {

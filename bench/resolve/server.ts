@@ -2,9 +2,8 @@
 // event loop: `api <database-url>` (the real app, cache and all) or `bare` (node:http answering a fixed JSON body
 // of the same size as a resolve answer). Prints `READY <url>` once listening; exits on SIGTERM.
 import { createServer } from "node:http";
-import { buildApp } from "../../packages/server/src/api/app.ts";
-import { testConfig } from "../../packages/server/src/config/testing.ts";
-import { openDatabase } from "../../packages/server/src/db/index.ts";
+import { buildApp, openDatabase } from "@namereg/server";
+import { testConfig } from "@namereg/server/testing";
 
 const [mode, databaseUrl] = process.argv.slice(2);
 

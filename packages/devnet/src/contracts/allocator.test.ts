@@ -16,11 +16,11 @@ import {
 } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { describe, expect, it } from "vitest";
+import { AuthError, MemoryHost } from "../../test/fixtures/memory-host.ts";
+import { balance, deployTestToken, mint } from "../../test/fixtures/token.ts";
 import { type Contract, ContractError } from "../host/contract.ts";
 import { allocatorContract } from "./allocator.ts";
 import { defineContract, emitEvent, key, typed } from "./define.ts";
-import { AuthError, MemoryHost } from "./testing/memory-host.ts";
-import { balance, deployTestToken, mint } from "./testing/token.ts";
 
 const account = (n: number) => Keypair.fromRawEd25519Seed(Buffer.alloc(32, n)).publicKey();
 const ADMIN = account(1);

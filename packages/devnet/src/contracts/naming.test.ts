@@ -13,13 +13,13 @@ import {
 } from "@namereg/protocol";
 import { Keypair, StrKey, type xdr } from "@stellar/stellar-sdk";
 import { beforeEach, describe, expect, it } from "vitest";
+import { AuthError, MemoryHost } from "../../test/fixtures/memory-host.ts";
 import { ContractError } from "../host/contract.ts";
 import { lookupContract } from "./lookup.ts";
 import { primaryContract } from "./primary.ts";
 import { registrarContract } from "./registrar.ts";
 import { registryContract } from "./registry.ts";
 import { resolverContract } from "./resolver.ts";
-import { AuthError, MemoryHost } from "./testing/memory-host.ts";
 
 const key = (n: number) => Keypair.fromRawEd25519Seed(Buffer.alloc(32, n)).publicKey();
 const ADMIN = key(1);

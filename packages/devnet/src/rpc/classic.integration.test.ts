@@ -11,8 +11,8 @@ import {
   type xdr,
 } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, itConformsToOpenRpc, startHarness } from "../../test/fixtures/harness.ts";
 import { accountLedgerKey } from "../chain/accounts.ts";
-import { type Harness, itConformsToOpenRpc, startHarness } from "./testing/harness.ts";
 
 let h: Harness;
 const alice = Keypair.random();

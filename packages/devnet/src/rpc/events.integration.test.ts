@@ -2,7 +2,7 @@
 // request validation, JSON format.
 import { StrKey, scValToNative, xdr } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, itConformsToOpenRpc, startHarness } from "./testing/harness.ts";
+import { type Harness, itConformsToOpenRpc, startHarness } from "../../test/fixtures/harness.ts";
 
 const CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 1));
 const OTHER = StrKey.encodeContract(Buffer.alloc(32, 2));

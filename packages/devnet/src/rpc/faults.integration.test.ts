@@ -9,8 +9,8 @@ import {
   xdr,
 } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, itConformsToOpenRpc, startHarness } from "../../test/fixtures/harness.ts";
 import type { Faults } from "./faults.ts";
-import { type Harness, itConformsToOpenRpc, startHarness } from "./testing/harness.ts";
 
 let h: Harness;
 const RETENTION = 50;

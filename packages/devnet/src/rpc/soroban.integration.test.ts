@@ -14,8 +14,8 @@ import {
   xdr,
 } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, itConformsToOpenRpc, startHarness } from "../../test/fixtures/harness.ts";
 import { type Contract, ContractError } from "../host/contract.ts";
-import { type Harness, itConformsToOpenRpc, startHarness } from "./testing/harness.ts";
 
 const COUNT = xdr.ScVal.scvSymbol("count");
 const ADMIN = xdr.ScVal.scvSymbol("admin");

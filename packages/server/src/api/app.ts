@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Redis } from "ioredis";
-import type { ContractReader } from "../chain/contract-reader.ts";
+import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
@@ -12,20 +12,26 @@ import { registerCors } from "./plugins/cors.ts";
 import { frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { connectRedis } from "./redis.ts";
-import { archiveRoutes } from "./routes/archive.ts";
-import { authRoutes } from "./routes/auth.ts";
-import { chainAddressRoutes } from "./routes/chain-addresses.ts";
+import { resolutionServicesOf } from "./resolution-services.ts";
+import type { RouteDeps } from "./route-deps.ts";
+import { chainAddressRoutes } from "./routes/addresses/chain-addresses.ts";
+import { holderTxRoutes } from "./routes/addresses/holder-tx.ts";
+import { archiveRoutes } from "./routes/archive/archive.ts";
+import { authRoutes } from "./routes/auth/auth.ts";
+import { allocationRoutes } from "./routes/claims/allocations.ts";
 import { claimFeeRoutes } from "./routes/claims/claim-fee.ts";
-import { consoleRoutes } from "./routes/console.ts";
-import { directoryRoutes } from "./routes/directory.ts";
-import { discoveryRoutes } from "./routes/discovery.ts";
-import { federationRoutes } from "./routes/federation.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { holderTxRoutes } from "./routes/holder-tx.ts";
-import { ledgerRoutes } from "./routes/ledger.ts";
-import { resolutionRoutes } from "./routes/resolution.ts";
-import { statusRoutes } from "./routes/status.ts";
-import { subnameRoutes } from "./routes/subnames.ts";
+import { consoleAnnounceRoutes } from "./routes/claims/console-announce.ts";
+import { installConsoleGuard } from "./routes/console/guard.ts";
+import { consolePolicyRoutes } from "./routes/console/policy.ts";
+import { consoleProfileRoutes } from "./routes/console/profile.ts";
+import { directoryRoutes } from "./routes/directory/directory.ts";
+import { discoveryRoutes } from "./routes/discovery/discovery.ts";
+import { federationRoutes } from "./routes/federation/federation.ts";
+import { resolutionRoutes } from "./routes/resolution/resolution.ts";
+import { healthRoutes } from "./routes/status/health.ts";
+import { ledgerRoutes } from "./routes/status/ledger.ts";
+import { statusRoutes } from "./routes/status/status.ts";
+import { subnameRoutes } from "./routes/subnames/subnames.ts";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -58,8 +64,8 @@ export interface AppDeps {
   readonly chain?: ChainHeadSource;
   /** The clock that freshness is judged by; default: the system clock. */
   readonly now?: () => Date;
-  /** Live contract reads (simulateTransaction) for the routes the spec marks live. Undefined: no RPC. */
-  readonly reader?: ContractReader;
+  /** Live contract reads, prepare and submit for the routes the spec marks live. Undefined: no RPC. */
+  readonly chainClient?: ChainClient;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -107,25 +113,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Unknown paths count against the limit too, so probing for routes is not free.
     installErrorHandling(app, app.rateLimit());
 
-    await app.register(healthRoutes, { serviceName: config.serviceName });
-    const mirror = { db: deps.db, chain: deps.chain, now: deps.now ?? (() => new Date()) };
-    // Routes of later areas take `{ ...mirror, config, reader: deps.reader }` and register below.
-    await app.register(statusRoutes, mirror);
-    await app.register(ledgerRoutes, mirror);
-    await app.register(archiveRoutes, mirror);
-    await app.register(authRoutes, { ...mirror, config });
-    await app.register(consoleRoutes, { ...mirror, config, reader: deps.reader });
-    await app.register(subnameRoutes, { ...mirror, reader: deps.reader });
-    await app.register(chainAddressRoutes, { ...mirror, reader: deps.reader });
-    await app.register(holderTxRoutes, { ...mirror, reader: deps.reader });
-    await app.register(resolutionRoutes, { ...mirror, config, reader: deps.reader });
-    await app.register(discoveryRoutes, mirror);
-    await app.register(directoryRoutes, { ...mirror, config });
-    await app.register(federationRoutes, { ...mirror, config });
-    await app.register(claimFeeRoutes, {
-      allocatorId: config.chain.contracts.allocator.id,
-      reader: deps.reader,
+    const now = deps.now ?? (() => new Date());
+    const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
+    const routeDeps: RouteDeps = { ...base, resolution: await resolutionServicesOf(app, base) };
+    await app.register(healthRoutes, routeDeps);
+    await app.register(statusRoutes, routeDeps);
+    await app.register(ledgerRoutes, routeDeps);
+    await app.register(archiveRoutes, routeDeps);
+    await app.register(authRoutes, routeDeps);
+    // The console's routes share one scope, whose onRequest hook authenticates before anything else runs.
+    await app.register(async (scope) => {
+      const context = installConsoleGuard(scope, routeDeps);
+      await scope.register(consolePolicyRoutes, context);
+      await scope.register(consoleProfileRoutes, context);
+      await scope.register(consoleAnnounceRoutes, { ...context, config });
     });
+    await app.register(subnameRoutes, routeDeps);
+    await app.register(chainAddressRoutes, routeDeps);
+    await app.register(holderTxRoutes, routeDeps);
+    await app.register(resolutionRoutes, routeDeps);
+    await app.register(discoveryRoutes, routeDeps);
+    await app.register(directoryRoutes, routeDeps);
+    await app.register(federationRoutes, routeDeps);
+    await app.register(allocationRoutes, routeDeps);
+    await app.register(claimFeeRoutes, routeDeps);
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

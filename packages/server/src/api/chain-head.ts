@@ -2,8 +2,8 @@
 // answers, else the indexer's last observation. Status, stats and ledger/head share this so they never disagree
 // on which head they mean.
 import type { FastifyBaseLogger } from "fastify";
+import { type IndexerSnapshot, readIndexerSnapshot } from "../db/coverage.ts";
 import type { Db } from "../db/types.ts";
-import { type IndexerSnapshot, readIndexerSnapshot } from "../indexer/coverage.ts";
 
 /** What the API needs of the service RPC; production wraps `RpcClient.getLatestLedger`. */
 export interface ChainHeadSource {

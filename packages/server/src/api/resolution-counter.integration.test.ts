@@ -2,10 +2,10 @@
 import { eq } from "drizzle-orm";
 import { pino } from "pino";
 import { expect, it } from "vitest";
+import { withTestDatabases } from "../../test/fixtures/database.ts";
+import { unreachableDatabase } from "../../test/fixtures/routes.ts";
 import { nameStats } from "../db/tables.ts";
-import { withTestDatabases } from "../db/testing.ts";
 import { ResolutionCounter } from "./resolution-counter.ts";
-import { unreachableDatabase } from "./routes/testing.ts";
 
 const log = pino({ level: "silent" });
 const node = (n: number) => `c0${n.toString(16).padStart(62, "0")}`;

@@ -9,7 +9,7 @@
 // wallet does not own; once bound, the session stays with that namespace (another one needs a new sign-in).
 import { isContractId, isValidLabel, type Namespace, namespaceNode, RegistryFns } from "@namereg/protocol";
 import type { FastifyRequest } from "fastify";
-import type { ContractReader } from "../chain/contract-reader.ts";
+import type { ChainClient } from "../chain/chain-client.ts";
 import { liveRead } from "../chain/live-reads.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/types.ts";
@@ -38,7 +38,7 @@ export interface ConsoleGuardDeps {
   readonly db: Database;
   readonly config: Pick<Config, "session" | "homeDomain" | "chain">;
   readonly now: () => Date;
-  readonly reader: ContractReader | undefined;
+  readonly chainClient: ChainClient | undefined;
 }
 
 export interface ConsoleGuard {
@@ -120,7 +120,7 @@ export function createConsoleGuard(deps: ConsoleGuardDeps): ConsoleGuard {
     const registry = deps.config.chain.contracts.registry.id;
     if (registry === null) throw new ApiError("chain_unavailable");
     const record = await liveRead(
-      deps.reader,
+      deps.chainClient,
       registry,
       RegistryFns.namespace,
       { node: namespaceNode(namespace) },

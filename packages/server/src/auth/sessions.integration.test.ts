@@ -1,8 +1,8 @@
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { sessions } from "../db/tables.ts";
-import { createTestDatabase, type TestDatabase } from "../db/testing.ts";
 import { openSession } from "./sessions.ts";
 
 const issuer = { session: { secret: "s".repeat(40) }, homeDomain: "names.example" };

@@ -3,7 +3,10 @@
 // or with a policy in another token, yields a typed refusal, never a made-up or defaulted amount.
 import { AllocatorFns, type FeeOutcome, type FeePolicy, REFUND_BPS, type Receipt } from "@namereg/protocol";
 import { Asset } from "@stellar/stellar-sdk";
-import type { ContractReader } from "./contract-reader.ts";
+import type { ContractReads } from "./contract-reader.ts";
+
+/** A contract reader that knows its network (ChainClient is one). */
+export type NetworkReads = ContractReads & { readonly networkPassphrase: string };
 
 export const CLAIM_FEE_DECIMALS = 7;
 
@@ -70,7 +73,7 @@ export function quoteOf(
   };
 }
 
-export async function readQuote(reader: ContractReader, allocatorId: string): Promise<ClaimFeeQuote> {
+export async function readQuote(reader: NetworkReads, allocatorId: string): Promise<ClaimFeeQuote> {
   const policy = await reader.read(allocatorId, AllocatorFns.fee_policy, {});
   return quoteOf(policy, allocatorId, reader.networkPassphrase);
 }
@@ -95,7 +98,7 @@ export function receiptView(receipt: Receipt): ReceiptView {
 
 /** The label's current receipt (its latest epoch), or null: no claim ever paid, or a reserved namespace. */
 export async function readReceipt(
-  reader: ContractReader,
+  reader: ContractReads,
   allocatorId: string,
   label: string,
 ): Promise<ReceiptView | null> {
@@ -104,10 +107,6 @@ export async function readReceipt(
 }
 
 /** Claim-fee credit waiting for `payee` (refunds of terminal claims), in base units. */
-export async function readCredit(
-  reader: ContractReader,
-  allocatorId: string,
-  payee: string,
-): Promise<bigint> {
+export async function readCredit(reader: ContractReads, allocatorId: string, payee: string): Promise<bigint> {
   return reader.read(allocatorId, AllocatorFns.fee_credit, { payee });
 }

@@ -25,7 +25,12 @@ export class ChainUnavailableError extends Error {
 // A fixed, unfunded account: simulation only needs a well-formed source.
 const READ_SOURCE = "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7";
 
-export class ContractReader {
+/** What live reads need: the one method of ContractReader (and of ChainClient, which wraps one). */
+export interface ContractReads {
+  read<A extends ArgSpec, R>(contractId: string, fn: FnDef<A, R>, args: ArgValues<A>): Promise<R>;
+}
+
+export class ContractReader implements ContractReads {
   readonly server: rpc.Server;
   readonly networkPassphrase: string;
 

@@ -10,7 +10,7 @@ import {
   type FnDef,
 } from "@namereg/protocol";
 import { ApiError } from "../errors.ts";
-import { ChainUnavailableError, ContractCallError, type ContractReader } from "./contract-reader.ts";
+import { ChainUnavailableError, ContractCallError, type ContractReads } from "./contract-reader.ts";
 
 export interface LiveReadOptions {
   /** Code for an unreachable chain or a contract failure without a mapped code. */
@@ -20,7 +20,7 @@ export interface LiveReadOptions {
 }
 
 export async function liveRead<A extends ArgSpec, R>(
-  reader: ContractReader | undefined,
+  reader: ContractReads | undefined,
   contractId: string,
   fn: FnDef<A, R>,
   args: ArgValues<A>,

@@ -2,7 +2,7 @@
 // transaction hash: the chain is asked about the hash before anything is sent, and a DUPLICATE answer means the
 // network already holds it, so resubmitting the same signed XDR never creates a second transaction. While a
 // transaction is not final within the polling budget the answer is "pending" with its original hash.
-import { CONTRACT_ERROR_CODES, isAccountId } from "@namereg/protocol";
+import { isAccountId } from "@namereg/protocol";
 import {
   FeeBumpTransaction,
   Keypair,
@@ -11,8 +11,6 @@ import {
   TransactionBuilder,
   type xdr,
 } from "@stellar/stellar-sdk";
-import type { FastifyReply } from "fastify";
-import { z } from "zod";
 import { ApiError } from "../errors.ts";
 
 export type SubmitOutcome =
@@ -80,52 +78,6 @@ export async function submitSigned(
     if (outcome !== null) return outcome;
   }
   return { status: "pending", txHash };
-}
-
-export const SubmitSuccessBody = z.object({
-  ok: z.literal(true),
-  txHash: z.string(),
-  ledger: z.number().int(),
-});
-export const SubmitPendingBody = z.object({
-  ok: z.literal(false),
-  pending: z.literal(true),
-  txHash: z.string(),
-});
-export const SubmitFailedBody = z.object({
-  error: z.literal("transaction_failed"),
-  txHash: z.string(),
-  resultCode: z.string(),
-  contractError: z.number().int().nullable(),
-  /** The spec's code for `contractError` when CONTRACTS.md names one (e.g. subname_generation_mismatch). */
-  code: z.string().nullable(),
-});
-
-/** Response schemas for a route answering with replySubmitOutcome. */
-export const SUBMIT_RESPONSES = { 200: SubmitSuccessBody, 202: SubmitPendingBody, 409: SubmitFailedBody };
-
-/**
- * 200 `{ ok: true, txHash, ledger }`; 202 `{ ok: false, pending: true, txHash }` (check that hash, do not
- * replace the transaction); 409 `{ error: "transaction_failed", txHash, resultCode, contractError, code }`.
- */
-export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome): FastifyReply {
-  switch (outcome.status) {
-    case "success":
-      return reply.code(200).send({ ok: true, txHash: outcome.txHash, ledger: outcome.ledger });
-    case "pending":
-      return reply.code(202).send({ ok: false, pending: true, txHash: outcome.txHash });
-    case "failed": {
-      const { contractError } = outcome;
-      const code = contractError === null ? null : (CONTRACT_ERROR_CODES[contractError] ?? null);
-      return reply.code(409).send({
-        error: "transaction_failed",
-        txHash: outcome.txHash,
-        resultCode: outcome.resultCode,
-        contractError,
-        code,
-      });
-    }
-  }
 }
 
 const invalid = (detail: string) => new ApiError("invalid_request", { detail });

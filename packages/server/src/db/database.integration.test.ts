@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, withTestDatabases } from "../../test/fixtures/database.ts";
 import { openDatabase } from "./database.ts";
 import { meta } from "./schema.ts";
-import { createTestDatabase, type TestDatabase, withTestDatabases } from "./testing.ts";
 import type { Database } from "./types.ts";
 
 function nextPayload(
@@ -31,7 +31,7 @@ withTestDatabases((t) => {
       .insert(meta)
       .values({ key: `k-${t.kind}`, value: "v2" })
       .onConflictDoUpdate({ target: meta.key, set: { value: "v2" } });
-    const rows = await database.reader
+    const rows = await database.replica
       .select()
       .from(meta)
       .where(eq(meta.key, `k-${t.kind}`));
@@ -165,15 +165,15 @@ describe("PostgreSQL across connections and processes", () => {
     await subscription.close();
   });
 
-  it("reads through a separate reader pool when a read URL is given", async () => {
+  it("reads through a separate replica pool when a read URL is given", async () => {
     const withReader = await openDatabase({
       url: database.url,
-      readUrl: `${database.url}?application_name=reader`,
+      readUrl: `${database.url}?application_name=replica`,
     });
     try {
-      expect(withReader.reader).not.toBe(withReader.db);
+      expect(withReader.replica).not.toBe(withReader.db);
       await withReader.db.insert(meta).values({ key: "via-writer", value: "seen" });
-      const rows = await withReader.reader
+      const rows = await withReader.replica
         .select({ value: meta.value })
         .from(meta)
         .where(eq(meta.key, "via-writer"));

@@ -20,12 +20,12 @@ describe("openDatabase on in-memory PGlite", () => {
 
   it("is one connection for reading and writing", () => {
     expect(database.kind).toBe("pglite");
-    expect(database.reader).toBe(database.db);
+    expect(database.replica).toBe(database.db);
   });
 
   it("migrates, writes and reads with drizzle", async () => {
     await database.db.insert(meta).values({ key: "greeting", value: "hello" });
-    const [row] = await database.reader.select().from(meta).where(eq(meta.key, "greeting"));
+    const [row] = await database.replica.select().from(meta).where(eq(meta.key, "greeting"));
     expect(row?.value).toBe("hello");
     expect(row?.updatedAt).toBeInstanceOf(Date);
   });

@@ -29,7 +29,7 @@ export function pgliteDatabase(client: PGlite): Database {
   return {
     kind: "pglite",
     db,
-    reader: db,
+    replica: db,
     migrate: async () => {
       await migrate(drizzleDb, { migrationsFolder: MIGRATIONS_FOLDER });
     },

@@ -1,4 +1,4 @@
-// PostgreSQL: a writer pool, a reader pool when a replica is configured, and dedicated connections for what a
+// PostgreSQL: a writer pool, a replica pool when a replica is configured, and dedicated connections for what a
 // pool cannot do — LISTEN, and session-level advisory locks that last exactly as long as their connection.
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
@@ -28,7 +28,7 @@ export function openPostgres(options: PostgresOptions): Database {
   const writerPool = pool(url);
   const readerPool = readUrl === url ? writerPool : pool(readUrl);
   const db: Db = drizzle({ client: writerPool, schema });
-  const reader: Db = readerPool === writerPool ? db : drizzle({ client: readerPool, schema });
+  const replica: Db = readerPool === writerPool ? db : drizzle({ client: readerPool, schema });
   const listener = new PgListener(url, onError);
   const sessions = new Set<pg.Client>();
 
@@ -71,7 +71,7 @@ export function openPostgres(options: PostgresOptions): Database {
   return {
     kind: "postgres",
     db,
-    reader,
+    replica,
     migrate: async () => {
       // Replicas starting together would race to create the same tables; the lock queues them.
       const client = await session();

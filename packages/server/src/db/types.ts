@@ -34,10 +34,10 @@ export interface Database {
   /** The writer. */
   readonly db: Db;
   /** For reads that may lag slightly (a read replica on PostgreSQL); the writer itself on PGlite. */
-  readonly reader: Db;
+  readonly replica: Db;
   /** Applies the committed migrations; safe to run from several processes at once. */
   migrate(): Promise<void>;
-  /** True when the writer and reader each answer a trivial query in time. Never throws. */
+  /** True when the writer and replica each answer a trivial query in time. Never throws. */
   healthy(): Promise<boolean>;
   /** A raw SQL statement on the writer with `$1`… parameters. */
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;

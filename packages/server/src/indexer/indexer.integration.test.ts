@@ -4,7 +4,10 @@ import { encodeEvent, nameNode, namespaceNode, RegistryFns, subnameNode } from "
 import { xdr } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
+import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
+import { coverageOf, readIndexerSnapshot } from "../db/coverage.ts";
 import {
   claims,
   deadLetters,
@@ -18,9 +21,6 @@ import {
   subnames,
   trackedContracts,
 } from "../db/tables.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../db/testing.ts";
-import { coverageOf, readIndexerSnapshot } from "./coverage.ts";
-import { indexerFor, runUntilIdle } from "./testing.ts";
 
 const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).publicKey();
 

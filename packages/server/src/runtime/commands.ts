@@ -7,7 +7,7 @@ import { type Logger, pino } from "pino";
 import { coalescedHead } from "../api/chain-head.ts";
 import { type App, buildApp } from "../api/index.ts";
 import { loggerOptions } from "../api/logger.ts";
-import { ContractReader } from "../chain/contract-reader.ts";
+import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
@@ -42,7 +42,7 @@ export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> 
     ...(rpc === null ? {} : { chain: coalescedHead({ head: () => rpc.getLatestLedger() }) }),
     ...(rpcUrl === null || networkPassphrase === null
       ? {}
-      : { reader: new ContractReader(rpcUrl, networkPassphrase) }),
+      : { chainClient: new ChainClient(rpcUrl, networkPassphrase) }),
   });
   const url = await app.listen({ port: config.port, host: config.host });
   return { app, url };

@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { count } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { events } from "../db/tables.ts";
-import { createTestDatabase, type TestDatabase } from "../db/testing.ts";
 import { contractEnv } from "./commands.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));

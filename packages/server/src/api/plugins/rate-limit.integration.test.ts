@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
 import { type App, buildApp } from "../app.ts";
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../db/testing.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
 import { type App, buildApp } from "../app.ts";
 
 describe("global rate limit (in memory)", () => {

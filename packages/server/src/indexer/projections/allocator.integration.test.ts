@@ -5,6 +5,8 @@ import { demoKeypair, Wallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
+import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
 import {
   claimCredits,
   claimFeePolicy,
@@ -14,8 +16,6 @@ import {
   deadLetters,
   feeReceipts,
 } from "../../db/tables.ts";
-import { TEST_DATABASE_KINDS } from "../../db/testing.ts";
-import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../testing.ts";
 
 const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).publicKey();
 const FEE = 1_000_000_000n; // 100 XLM

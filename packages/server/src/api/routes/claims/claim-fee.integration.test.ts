@@ -7,10 +7,10 @@ import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@name
 import { AllocatorFns, applyBps, REFUND_BPS, xlmToStroops } from "@namereg/protocol";
 import { Asset, Keypair, Operation, rpc, type Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, signIn } from "../../../auth/testing.ts";
-import { ContractReader } from "../../../chain/contract-reader.ts";
-import { testConfig } from "../../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../../db/testing.ts";
+import { testConfig } from "../../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { bearer, signIn } from "../../../../test/fixtures/wallet-auth.ts";
+import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
 
 const admin = demoKeypair("admin");
@@ -35,8 +35,8 @@ describe("claim fee on the demo devnet", () => {
       REGISTRY_ID: devnet.contracts.registry,
       ALLOCATOR_ID: devnet.contracts.allocator,
     });
-    const reader = new ContractReader(devnet.rpcUrl, devnet.networkPassphrase);
-    app = await buildApp({ config, db: database, redis: null, reader });
+    const chainClient = new ChainClient(devnet.rpcUrl, devnet.networkPassphrase);
+    app = await buildApp({ config, db: database, redis: null, chainClient });
     wallet = new Wallet({
       rpcUrl: devnet.rpcUrl,
       networkPassphrase: devnet.networkPassphrase,
@@ -329,7 +329,7 @@ describe("claim fee without a policy", () => {
       config,
       db: database,
       redis: null,
-      reader: new ContractReader(devnet.rpcUrl, devnet.networkPassphrase),
+      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
     });
   });
   afterAll(async () => {

@@ -5,19 +5,13 @@
 import { AllocatorFns, isAccountId, isStellarAddress, isValidLabel } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import type { ChainClient } from "../../../chain/chain-client.ts";
 import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts";
-import type { ContractReader } from "../../../chain/contract-reader.ts";
-import { prepareInvocation } from "../../../chain/prepare.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import { claimFeeRead } from "./claim-fee-errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
-
-export interface ClaimFeeRouteOptions {
-  /** The allocator's contract ID; null when the deployment configures none (then every route is 503). */
-  readonly allocatorId: string | null;
-  readonly reader: ContractReader | undefined;
-}
 
 const LabelParams = z.object({ label: z.string().max(64) });
 const AddressParams = z.object({ address: z.string().max(64) });
@@ -50,13 +44,13 @@ function requirePayee(address: string): string {
   return address;
 }
 
-export const claimFeeRoutes: FastifyPluginAsyncZod<ClaimFeeRouteOptions> = async (app, options) => {
-  const chain = (): { reader: ContractReader; allocatorId: string } => {
-    if (options.reader === undefined || options.allocatorId === null) {
-      throw new ApiError("chain_unavailable", { detail: "no allocator is configured" });
-    }
-    return { reader: options.reader, allocatorId: options.allocatorId };
-  };
+export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "chainClient">> = async (
+  app,
+  { config, chainClient },
+) => {
+  // No allocator configured, or no RPC: every claim-fee answer is 503, never a guess.
+  const chain = (): { reader: ChainClient; allocatorId: string } =>
+    allocatorChain(chainClient, config.chain.contracts.allocator.id);
 
   app.get("/v1/claim-fee", { schema: { response: { 200: QuoteSchema } } }, async (_request, reply) => {
     noStore(reply);
@@ -105,14 +99,7 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<ClaimFeeRouteOptions> = async
       const amount = await claimFeeRead(() => readCredit(reader, allocatorId, payee));
       // Checked before building: a wallet must never be shown a transaction that can only fail.
       if (amount <= 0n) throw new ApiError("no_credit", { payee });
-      const prepared = await prepareInvocation(
-        reader.server,
-        reader.networkPassphrase,
-        source,
-        allocatorId,
-        AllocatorFns.claim_fee_credit,
-        { payee },
-      );
+      const prepared = await reader.prepare(source, allocatorId, AllocatorFns.claim_fee_credit, { payee });
       return {
         ok: true as const,
         xdr: prepared.xdr,

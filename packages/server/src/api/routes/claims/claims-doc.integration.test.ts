@@ -10,9 +10,9 @@ import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { applyBps, REFUND_BPS, xlmToStroops } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContractReader } from "../../../chain/contract-reader.ts";
-import { testConfig } from "../../../config/testing.ts";
-import { createTestDatabase, type TestDatabase } from "../../../db/testing.ts";
+import { testConfig } from "../../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../../../../..");
@@ -48,8 +48,8 @@ describe("docs/claims.md", () => {
       NETWORK_PASSPHRASE: devnet.networkPassphrase,
       ALLOCATOR_ID: devnet.contracts.allocator,
     });
-    const reader = new ContractReader(devnet.rpcUrl, devnet.networkPassphrase);
-    app = await buildApp({ config, db: database, redis: null, reader });
+    const chainClient = new ChainClient(devnet.rpcUrl, devnet.networkPassphrase);
+    app = await buildApp({ config, db: database, redis: null, chainClient });
     api = await app.listen({ port: 0, host: "127.0.0.1" });
     // Ledgers close on their own from here, as on a real network, so submissions become final while polled.
     devnet.setCloseInterval(100);

@@ -8,11 +8,11 @@ import { AllocatorFns, isAccountId, isValidLabel } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ClaimFeeQuote, readQuote } from "../../../chain/claim-fee.ts";
-import { prepareInvocation } from "../../../chain/prepare.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import { type ConsoleContext, sessionOf } from "../console-context.ts";
-import { claimFeeRead } from "./claim-fee-errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { type ConsoleContext, sessionOf } from "../console/context.ts";
+import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 
 /** Bounds of what one claim may assert; the contract stores it all, so keep it reviewable. */
 const MAX_BASIS = 8;
@@ -53,9 +53,7 @@ const AnnouncePrepared = z.object({
   network: z.string(),
 });
 
-export interface ConsoleAnnounceOptions extends ConsoleContext {
-  readonly allocatorId: string | null;
-}
+export type ConsoleAnnounceOptions = ConsoleContext & Pick<RouteDeps, "config">;
 
 function sameQuote(expected: z.infer<typeof ExpectedFee>, quote: ClaimFeeQuote): boolean {
   return (
@@ -69,7 +67,7 @@ function sameQuote(expected: z.infer<typeof ExpectedFee>, quote: ClaimFeeQuote):
 
 export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions> = async (
   app,
-  { reader, allocatorId },
+  { chainClient, config },
 ) => {
   app.post(
     "/console/register/announce/prepare",
@@ -96,21 +94,18 @@ export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions
           detail: "expectedFee: send the quote of GET /v1/claim-fee that the claimant reviewed",
         });
       }
-      if (reader === undefined || allocatorId === null) {
-        throw new ApiError("chain_unavailable", { detail: "no allocator is configured" });
-      }
+      const { reader, allocatorId } = allocatorChain(chainClient, config.chain.contracts.allocator.id);
       const quote = await claimFeeRead(() => readQuote(reader, allocatorId));
       if (!sameQuote(expectedFee, quote)) throw new ApiError("claim_fee_changed", { quote });
 
       const fee = { token: quote.token, amount: BigInt(quote.amount), recipient: quote.recipient };
-      const prepared = await prepareInvocation(
-        reader.server,
-        reader.networkPassphrase,
+      const prepared = await reader.prepare(claimant, allocatorId, AllocatorFns.announce, {
         claimant,
-        allocatorId,
-        AllocatorFns.announce,
-        { claimant, label, basis, evidence, fee },
-      );
+        label,
+        basis,
+        evidence,
+        fee,
+      });
       return {
         ok: true as const,
         xdr: prepared.xdr,

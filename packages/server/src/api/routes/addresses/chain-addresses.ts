@@ -1,0 +1,84 @@
+// Network-specific addresses (spec §2.9, §4.7): the namespace's network allowlist and one name's address on one
+// network, read live from the resolver with Cache-Control: no-store. A failed read is an error (503
+// chain_unavailable), never a substitute from another network, the base chain or profile text (§4.7 rule 2);
+// `address: null` only ever means "no current record on this enabled network".
+import { isValidLabel, ResolverFns } from "@namereg/protocol";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { liveRead } from "../../../chain/live-reads.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { namespaceRoute } from "../subnames/queries.ts";
+import { LabelParam } from "../subnames/schemas.ts";
+import { liveControl, type NameOrSubname } from "../subnames/state.ts";
+import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
+
+const PolicyResponse = z.object({
+  version: z.literal(1),
+  namespace: z.string(),
+  networks: z.array(z.string()),
+});
+const AddressResponse = z.object({ name: z.string(), network: z.string(), address: z.string().nullable() });
+
+export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient">> = async (
+  app,
+  { db, chainClient },
+) => {
+  app.get(
+    "/v1/chain-policy/:namespace",
+    { schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace } = request.params;
+      const resolver = resolverOf(await namespaceRoute(db, namespace));
+      return { version: 1 as const, namespace, networks: await readChainPolicy(chainClient, resolver) };
+    },
+  );
+
+  // `:name` is `label` or `child.label` (spec §4.7): one path segment either way.
+  app.get(
+    "/v1/chain-address/:namespace/:name/:network",
+    {
+      schema: {
+        params: z.object({ namespace: LabelParam, name: z.string().max(130), network: z.string().max(64) }),
+        response: { 200: AddressResponse },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace } = request.params;
+      const network = requireNetwork(request.params.network);
+      const parsed = nameOfSegment(request.params.name, namespace);
+      const ns = await namespaceRoute(db, namespace);
+      const resolver = resolverOf(ns);
+
+      // Both reads start together; the namespace-level answer (interface, allowlist) comes before the name's.
+      const control = liveControl(chainClient, ns, parsed);
+      control.catch(() => {});
+      const networks = await readChainPolicy(chainClient, resolver);
+      if (!networks.includes(network)) throw new ApiError("chain_disabled", { network });
+      const { name, node } = await control;
+      const address = await liveRead(
+        chainClient,
+        resolver,
+        ResolverFns.chain_address,
+        { node, network },
+        { failure: "chain_unavailable" },
+      );
+      return { name, network, address };
+    },
+  );
+};
+
+function nameOfSegment(segment: string, namespace: string): NameOrSubname {
+  const parts = segment.split(".");
+  if (!parts.every(isValidLabel))
+    throw new ApiError("invalid_name", { detail: "name: must be label or child.label" });
+  const [a, b] = parts;
+  if (parts.length === 1 && a !== undefined) return { kind: "name", label: a, namespace };
+  if (parts.length === 2 && a !== undefined && b !== undefined) {
+    return { kind: "subname", child: a, label: b, namespace };
+  }
+  throw new ApiError("invalid_name", { detail: "name: must be label or child.label" });
+}

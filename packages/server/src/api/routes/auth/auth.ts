@@ -1,0 +1,68 @@
+// SEP-10 wallet sign-in (spec §5; RPC-NOTES "SEP-10"): GET /auth issues a challenge for an account, POST /auth
+// redeems it signed by that account for a session token, POST /auth/logout revokes the session. These routes get
+// no CORS headers (api/plugins/cors.ts): only the console's own origin signs in.
+import { isAccountId } from "@namereg/protocol";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { issueChallenge, redeemChallenge } from "../../../auth/challenges.ts";
+import { createConsoleGuard } from "../../../auth/console-guard.ts";
+import { sessionKeys } from "../../../auth/keys.ts";
+import { openSession, revokeSession } from "../../../auth/sessions.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+
+const ChallengeQuery = z.strictObject({
+  account: z.string({ error: "is required" }).refine(isAccountId, "must be a G… account key"),
+});
+const ChallengeResponse = z.object({ transaction: z.string(), network_passphrase: z.string() });
+
+const TokenBody = z.strictObject({ transaction: z.string({ error: "is required" }).min(1).max(8192) });
+const TokenResponse = z.object({ token: z.string() });
+
+const LogoutResponse = z.object({ ok: z.literal(true) });
+
+export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" | "now">> = async (
+  app,
+  { db, config, now },
+) => {
+  const keys = sessionKeys(config.session.secret);
+  const guard = createConsoleGuard({ db, config, now, chainClient: undefined });
+
+  /** Challenges are bound to a network passphrase; without one configured there is nothing to sign for. */
+  const challengeContext = () => {
+    const networkPassphrase = config.chain.networkPassphrase;
+    if (networkPassphrase === null) throw new ApiError("chain_unavailable");
+    return { db, keys, homeDomain: config.homeDomain, networkPassphrase, now: now() };
+  };
+
+  app.get(
+    "/auth",
+    { schema: { querystring: ChallengeQuery, response: { 200: ChallengeResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const ctx = challengeContext();
+      const transaction = await issueChallenge(ctx, request.query.account);
+      return { transaction, network_passphrase: ctx.networkPassphrase };
+    },
+  );
+
+  app.post(
+    "/auth",
+    { schema: { body: TokenBody, response: { 200: TokenResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const ctx = challengeContext();
+      const account = await redeemChallenge(ctx, request.body.transaction);
+      const { token } = await openSession(db, config, { kind: "wallet", account, now: ctx.now });
+      return { token };
+    },
+  );
+
+  app.post("/auth/logout", { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
+    noStore(reply);
+    const session = await guard.authenticate(request);
+    await revokeSession(db, session.sessionId, now());
+    return { ok: true as const };
+  });
+};

@@ -1,0 +1,37 @@
+// What the console routes share: the guard, the authenticated session of the request, the chain to prepare and
+// submit on, and the namespace field of their bodies.
+import { isValidLabel } from "@namereg/protocol";
+import type { FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { ConsoleGuard, ConsoleSession } from "../../../auth/console-guard.ts";
+import type { ChainClient } from "../../../chain/chain-client.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the console plugin's onRequest hook before the body is even read; null elsewhere. */
+    consoleSession: ConsoleSession | null;
+  }
+}
+
+export interface ConsoleContext extends Pick<RouteDeps, "db" | "chainClient" | "now"> {
+  readonly guard: ConsoleGuard;
+}
+
+export function sessionOf(request: FastifyRequest): ConsoleSession {
+  const session = request.consoleSession;
+  // The hook runs for every console route; reaching here without a session is a wiring mistake, not a 401.
+  if (session === null) throw new Error("console route without the console session hook");
+  return session;
+}
+
+/** The chain client that prepares and submits; 503 chain_unavailable when none is configured. */
+export function chainOf(chainClient: ChainClient | undefined): ChainClient {
+  if (chainClient === undefined) throw new ApiError("chain_unavailable");
+  return chainClient;
+}
+
+export const NamespaceField = z
+  .string({ error: "is required" })
+  .refine(isValidLabel, "must be a lower-case namespace label");

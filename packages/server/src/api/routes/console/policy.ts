@@ -1,0 +1,182 @@
+// Namespace policy changes, prepared for the owner's wallet and submitted once signed (spec §4.6 rule 5, §4.7
+// rule 4): the subname policy on the namespace's registrar and the network allowlist on its resolver. The service
+// only prepares and relays; the owner's own signature authorises the call (§5 rule 4).
+import { isChainNetwork, RegistrarFns, ResolverFns, subnamePolicyFromHttp } from "@namereg/protocol";
+import {
+  Address,
+  FeeBumpTransaction,
+  type Operation,
+  type Transaction,
+  TransactionBuilder,
+} from "@stellar/stellar-sdk";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { OwnerContext } from "../../../auth/console-guard.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "./context.ts";
+
+const SubnamePolicyBody = z.strictObject({
+  namespace: NamespaceField,
+  policy: z.string({ error: "is required" }).transform((policy, ctx) => {
+    const onChain = subnamePolicyFromHttp(policy);
+    if (onChain === null) {
+      ctx.addIssue({ code: "custom", message: "must be enabled, creation-disabled or suspended" });
+      return z.NEVER;
+    }
+    return onChain;
+  }),
+});
+
+const SubnamePolicyPrepared = z.object({
+  ok: z.literal(true),
+  xdr: z.string(),
+  signer: z.string(),
+  registrarId: z.string(),
+  namespace: z.string(),
+  network: z.string(),
+});
+
+/** Room for every known network and then some; the contract refuses unknown ones anyway. */
+const MAX_NETWORKS = 16;
+
+const ChainPolicyBody = z.strictObject({
+  namespace: NamespaceField,
+  networks: z.array(z.string().max(64)).max(MAX_NETWORKS),
+});
+
+const ChainPolicyPrepared = z.object({
+  xdr: z.string(),
+  signer: z.string(),
+  namespace: z.string(),
+  resolverId: z.string(),
+  network: z.string(),
+  ok: z.literal(true),
+});
+
+/** Prepared envelopes are a few kilobytes; the body limit of the app bounds this further. */
+const SubmitBody = z.strictObject({ xdr: z.string({ error: "is required" }).min(1) });
+
+export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async (
+  app,
+  { guard, chainClient },
+) => {
+  app.post(
+    "/console/subname-policy/prepare",
+    { schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace, policy } = request.body;
+      const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
+      const chain = chainOf(chainClient);
+      const prepared = await chain.prepare(
+        owner.session.account,
+        owner.record.registrar,
+        RegistrarFns.set_subname_policy,
+        { policy },
+      );
+      return {
+        ok: true as const,
+        xdr: prepared.xdr,
+        signer: prepared.source,
+        registrarId: prepared.contractId,
+        namespace,
+        network: prepared.networkPassphrase,
+      };
+    },
+  );
+
+  app.post(
+    "/console/chain-policy/prepare",
+    { schema: { body: ChainPolicyBody, response: { 200: ChainPolicyPrepared } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace } = request.body;
+      const networks = allowlist(request.body.networks);
+      const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
+      const resolver = owner.record.resolver;
+      if (resolver === null) throw new ApiError("no_resolver", { namespace });
+      const chain = chainOf(chainClient);
+      const prepared = await chain.prepare(owner.session.account, resolver, ResolverFns.set_chain_policy, {
+        networks,
+      });
+      return {
+        xdr: prepared.xdr,
+        signer: prepared.source,
+        namespace,
+        resolverId: prepared.contractId,
+        network: prepared.networkPassphrase,
+        ok: true as const,
+      };
+    },
+  );
+
+  app.post(
+    "/console/tx/submit",
+    // 409 has no schema here: it is both a failed transaction and the guard's namespace_changed.
+    { schema: { body: SubmitBody, response: { 200: SubmitSuccessBody, 202: SubmitPendingBody } } },
+    async (request, reply) => {
+      noStore(reply);
+      const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
+      const chain = chainOf(chainClient);
+      requirePolicyTransaction(request.body.xdr, chain.networkPassphrase, owner);
+      const outcome = await chain.submit(request.body.xdr);
+      return replySubmitOutcome(reply, outcome);
+    },
+  );
+};
+
+/** The requested allowlist: known networks only (400 unsupported_network), each once. */
+function allowlist(networks: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const network of networks) {
+    if (!isChainNetwork(network)) {
+      throw new ApiError("unsupported_network", { network, detail: `networks: ${network} is not supported` });
+    }
+    if (seen.has(network)) {
+      throw new ApiError("invalid_request", { detail: `networks: lists ${network} more than once` });
+    }
+    seen.add(network);
+  }
+  return [...seen];
+}
+
+const invalid = (detail: string) => new ApiError("invalid_request", { detail: `xdr: ${detail}` });
+
+/**
+ * The console relays only what it prepares: one call by the owner to set_subname_policy on the namespace's
+ * registrar or set_chain_policy on its resolver. Anything else is not the console's business to submit, even
+ * signed by the owner.
+ */
+function requirePolicyTransaction(text: string, networkPassphrase: string, owner: OwnerContext): void {
+  let tx: Transaction | FeeBumpTransaction;
+  try {
+    tx = TransactionBuilder.fromXDR(text.trim(), networkPassphrase);
+  } catch {
+    throw invalid("is not a base64 transaction envelope");
+  }
+  if (tx instanceof FeeBumpTransaction)
+    throw invalid("must be the prepared transaction itself, not a fee bump");
+  if (tx.signatures.length === 0) throw invalid("the transaction is not signed");
+  if (tx.source !== owner.session.account)
+    throw invalid("the transaction's source is not the session's account");
+  const [op, ...others] = tx.operations;
+  const call = op?.type === "invokeHostFunction" && others.length === 0 ? contractCall(op) : null;
+  const allowed: (readonly [string | null, string])[] = [
+    [owner.record.registrar, RegistrarFns.set_subname_policy.name],
+    [owner.record.resolver, ResolverFns.set_chain_policy.name],
+  ];
+  if (call === null || !allowed.some(([id, fn]) => id === call.contractId && fn === call.fn)) {
+    throw invalid(
+      `is not a policy change of ${owner.namespace} (set_subname_policy on its registrar or set_chain_policy on its resolver)`,
+    );
+  }
+}
+
+function contractCall(op: Operation.InvokeHostFunction): { contractId: string; fn: string } | null {
+  const func = op.func;
+  if (func.type !== "hostFunctionTypeInvokeContract") return null;
+  const { contractAddress, functionName } = func.invokeContract;
+  return { contractId: Address.fromScAddress(contractAddress).toString(), fn: functionName.toString() };
+}

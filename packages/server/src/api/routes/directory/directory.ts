@@ -1,0 +1,99 @@
+// GET /v1/directory/reverse/{address} and GET /v1/directory/namespaces (spec §2.4, §4.2): the cross-tenant
+// directory, the one read scoped by billing (api/billing-scope.ts). Entries are hints from the mirror, not proof.
+import { isAccountId } from "@namereg/protocol";
+import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
+import { billingScope } from "../../billing-scope.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { byteOrder } from "../discovery/namespace.ts";
+
+export const DIRECTORY_REVERSE_LIMIT = 20;
+export const DIRECTORY_ROSTER_LIMIT = 200;
+
+const ReverseResponse = z.object({
+  address: z.string(),
+  filtered: z.boolean(),
+  entries: z
+    .array(z.object({ name: z.string(), namespace: z.string(), namespaceDisplay: z.string() }))
+    .max(DIRECTORY_REVERSE_LIMIT),
+});
+
+const RosterResponse = z.object({
+  filtered: z.boolean(),
+  namespaces: z
+    .array(z.object({ label: z.string(), displayName: z.string().nullable(), logo: z.string().nullable() }))
+    .max(DIRECTORY_ROSTER_LIMIT),
+});
+
+export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" | "now">> = async (
+  app,
+  { db, config, now },
+) => {
+  const { replica } = db;
+
+  app.get(
+    "/v1/directory/reverse/:address",
+    {
+      schema: {
+        params: z.strictObject({
+          address: z.string().refine(isAccountId, "must be a G… account key"),
+        }),
+        response: { 200: ReverseResponse },
+      },
+      config: { validationCode: "invalid_account" },
+    },
+    async (request) => {
+      const { address } = request.params;
+      const at = now();
+      const scope = billingScope(replica, config.billing, at);
+      const nowSeconds = BigInt(Math.floor(at.getTime() / 1000));
+      const rows = await replica
+        .select({
+          label: names.label,
+          namespace: names.namespace,
+          displayName: namespaceProfiles.displayName,
+        })
+        .from(names)
+        .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, names.namespace))
+        .where(
+          and(
+            eq(names.holder, address),
+            // Held now: not reclaimed and not past expiry (an expired name no longer resolves).
+            eq(names.active, true),
+            or(isNull(names.expiresAt), gt(names.expiresAt, nowSeconds)),
+            scope.filtered ? scope.subscribed(names.namespace) : undefined,
+          ),
+        )
+        // Newest first, as names by holder; names_holder_idx (holder, issued_ledger) serves it.
+        .orderBy(desc(names.issuedLedger), byteOrder(names.namespace), byteOrder(names.label))
+        .limit(DIRECTORY_REVERSE_LIMIT);
+      return {
+        address,
+        filtered: scope.filtered,
+        entries: rows.map((row) => ({
+          name: `${row.label}.${row.namespace}`,
+          namespace: row.namespace,
+          namespaceDisplay: row.displayName ?? row.namespace,
+        })),
+      };
+    },
+  );
+
+  app.get("/v1/directory/namespaces", { schema: { response: { 200: RosterResponse } } }, async () => {
+    const scope = billingScope(replica, config.billing, now());
+    const rows = await replica
+      .select({
+        label: namespaces.label,
+        displayName: namespaceProfiles.displayName,
+        logo: namespaceProfiles.logo,
+      })
+      .from(namespaces)
+      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+      .where(scope.filtered ? scope.subscribed(namespaces.label) : undefined)
+      .orderBy(byteOrder(namespaces.label))
+      .limit(DIRECTORY_ROSTER_LIMIT);
+    return { filtered: scope.filtered, namespaces: rows };
+  });
+};

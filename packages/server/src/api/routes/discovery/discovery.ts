@@ -1,0 +1,182 @@
+// GET /v1/namespaces, /v1/namespaces/{namespace}, /v1/lookup and /v1/showcase (spec §4.5): public discovery over
+// the mirror. None of them is scoped by billing; only the directory is (spec §1).
+import { desc, eq, gt } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { namespaceProfiles, namespaces } from "../../../db/tables.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
+import {
+  asciiLower,
+  byteOrder,
+  httpSubnamePolicy,
+  NamespaceParam,
+  SubnamePolicy,
+  Timestamp,
+} from "./namespace.ts";
+
+export const NAMESPACE_LIST_LIMIT = 500;
+export const SHOWCASE_LIMIT = 12;
+
+const Count = z.number().int().nonnegative();
+const Method = z.enum(["allocate", "reserved"]);
+
+const NamespaceListResponse = z.object({
+  namespaces: z.array(
+    z.object({
+      label: z.string(),
+      displayName: z.string().nullable(),
+      subnamePolicy: SubnamePolicy,
+      activated: z.boolean(),
+      awardedAt: Timestamp.nullable(),
+      method: Method,
+    }),
+  ),
+  truncated: z.boolean(),
+});
+
+const NamespaceResponse = z.object({
+  label: z.string(),
+  node: z.string(),
+  operator: z.string(),
+  displayName: z.string().nullable(),
+  subnamePolicy: SubnamePolicy,
+  method: Method,
+  awardLedger: z.number().int(),
+  awardedAt: Timestamp.nullable(),
+  issuedNames: Count,
+  registrarId: z.string(),
+  resolverId: z.string().nullable(),
+  chainNetworks: z.array(z.string()),
+  locked: z.boolean(),
+});
+
+const RANGE = `must be 1 to ${LOOKUP_MAX_QUERY} characters`;
+
+const LookupQuery = z.strictObject({
+  // A repeated parameter arrives as an array; a missing one keeps zod's message, which reads "is required".
+  q: z
+    .string({ error: (issue) => (issue.input === undefined ? undefined : "must be given once") })
+    .min(1, RANGE)
+    .max(LOOKUP_MAX_QUERY, RANGE)
+    .transform(asciiLower),
+});
+
+const LookupResponse = z.object({
+  q: z.string(),
+  namespaces: z.array(z.object({ label: z.string(), displayName: z.string().nullable() })).max(LOOKUP_LIMIT),
+  names: z.array(z.object({ name: z.string(), label: z.string(), namespace: z.string() })).max(LOOKUP_LIMIT),
+});
+
+const ShowcaseResponse = z.object({
+  namespaces: z.array(
+    z.object({
+      label: z.string(),
+      displayName: z.string().nullable(),
+      logo: z.string().nullable(),
+      issuedNames: Count,
+    }),
+  ),
+});
+
+const asMethod = (stored: string) => Method.parse(stored);
+
+export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">> = async (
+  app,
+  { db, now },
+) => {
+  const { replica } = db;
+
+  app.get("/v1/namespaces", { schema: { response: { 200: NamespaceListResponse } } }, async () => {
+    const rows = await replica
+      .select({
+        label: namespaces.label,
+        displayName: namespaceProfiles.displayName,
+        subnamePolicy: namespaces.subnamePolicy,
+        resolver: namespaces.resolver,
+        allocatedAt: namespaces.allocatedAt,
+        method: namespaces.method,
+      })
+      .from(namespaces)
+      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+      .orderBy(byteOrder(namespaces.label))
+      .limit(NAMESPACE_LIST_LIMIT + 1);
+    return {
+      namespaces: rows.slice(0, NAMESPACE_LIST_LIMIT).map((row) => ({
+        label: row.label,
+        displayName: row.displayName,
+        subnamePolicy: httpSubnamePolicy(row.subnamePolicy),
+        // Activated: the owner has deployed or set a resolver, so its names can carry records.
+        activated: row.resolver !== null,
+        awardedAt: row.allocatedAt?.toISOString() ?? null,
+        method: asMethod(row.method),
+      })),
+      truncated: rows.length > NAMESPACE_LIST_LIMIT,
+    };
+  });
+
+  app.get(
+    "/v1/namespaces/:namespace",
+    {
+      schema: { params: z.strictObject({ namespace: NamespaceParam }), response: { 200: NamespaceResponse } },
+      config: { validationCode: "invalid_name" },
+    },
+    async (request) => {
+      const { namespace } = request.params;
+      const [row] = await replica
+        .select({ ns: namespaces, displayName: namespaceProfiles.displayName })
+        .from(namespaces)
+        .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+        .where(eq(namespaces.label, namespace));
+      if (row === undefined) throw new ApiError("namespace_not_found", { namespace });
+      const { ns } = row;
+      return {
+        label: ns.label,
+        node: ns.node,
+        operator: ns.owner,
+        displayName: row.displayName,
+        subnamePolicy: httpSubnamePolicy(ns.subnamePolicy),
+        method: asMethod(ns.method),
+        awardLedger: ns.allocatedLedger,
+        awardedAt: ns.allocatedAt?.toISOString() ?? null,
+        issuedNames: ns.issuedNames,
+        registrarId: ns.registrar,
+        resolverId: ns.resolver,
+        chainNetworks: ns.chainNetworks,
+        locked: ns.locked,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/lookup",
+    { schema: { querystring: LookupQuery, response: { 200: LookupResponse } } },
+    async (request) => {
+      const { q } = request.query;
+      const found = await searchLookup(replica, planLookup(q), now());
+      return {
+        q,
+        namespaces: found.namespaces,
+        names: found.names.map((n) => ({ name: `${n.label}.${n.namespace}`, ...n })),
+      };
+    },
+  );
+
+  app.get("/v1/showcase", { schema: { response: { 200: ShowcaseResponse } } }, async () => {
+    const rows = await replica
+      .select({
+        label: namespaces.label,
+        displayName: namespaceProfiles.displayName,
+        logo: namespaceProfiles.logo,
+        issuedNames: namespaces.issuedNames,
+      })
+      .from(namespaces)
+      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+      // A namespace with no names yet is not "active"; it stays discoverable through the list and lookup.
+      .where(gt(namespaces.issuedNames, 0))
+      .orderBy(desc(namespaces.issuedNames), byteOrder(namespaces.label))
+      .limit(SHOWCASE_LIMIT);
+    return { namespaces: rows };
+  });
+};

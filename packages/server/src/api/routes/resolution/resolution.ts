@@ -1,0 +1,289 @@
+// Resolution routes (spec §2.1–2.4, §4.1): resolve (the hot path, answered from an in-memory cache of the
+// mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
+import { nameNode, parseName } from "@namereg/protocol";
+import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import {
+  nameHistory,
+  nameStats,
+  names,
+  namespaceProfiles,
+  namespaces,
+  primaryNames,
+  resolverRecords,
+} from "../../../db/tables.ts";
+import type { Db } from "../../../db/types.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { CachedResolution } from "../../resolve-cache.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import {
+  encodeHistoryCursor,
+  HistoryQuery,
+  historyCursor,
+  holderAddress,
+  type NameRef,
+  nameOf,
+  nameRef,
+  nodeOf,
+} from "./params.ts";
+import { readRecords } from "./records.ts";
+import {
+  AddressParams,
+  ByHolderResponse,
+  HistoryResponse,
+  isoOfSeconds,
+  NameParams,
+  NameRecordResponse,
+  ownershipOf,
+  RecordsResponse,
+  ResolveResponse,
+  ReverseResponse,
+} from "./schemas.ts";
+
+export const MAX_BY_HOLDER = 100;
+
+export const resolutionRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "config" | "chainClient" | "resolution">
+> = async (app, { db, config, chainClient, resolution }) => {
+  const mirror = db.replica;
+  const { cache, counter, clock } = resolution;
+
+  // Fills read the writer: a read replica may not yet show a change whose notification already arrived, and
+  // the stale answer would then stay cached until the name's next change.
+  const fill = async (ref: NameRef): Promise<CachedResolution> => {
+    const ticket = cache.ticket();
+    const entry = await loadResolution(db.db, ref);
+    cache.set(ref.node, ref.name, entry, ticket);
+    return entry;
+  };
+
+  app.get(
+    "/v1/resolve/:namespace/:label",
+    { schema: { params: NameParams, response: { 200: ResolveResponse } } },
+    async (request, reply) => {
+      const named = nameOf(request.params);
+      let node: string | undefined = cache.nodeOf(named.name);
+      let entry = node === undefined ? undefined : cache.get(node);
+      if (node === undefined || entry === undefined) {
+        node = nodeOf(named);
+        entry = await fill({ ...named, node });
+      }
+      if (entry.kind === "missing") throw new ApiError("name_not_found", { name: named.name });
+      // Checked on every hit: a cached answer must never outlive the name's expiry.
+      if (clock.isExpired(entry.expiresAt)) throw new ApiError("name_expired", { name: named.name });
+      counter.increment(node);
+      // The body was validated and serialised when cached. Fastify sends a string with a JSON content type as it
+      // is, skipping the schema serializer; the type provider only knows the object form, hence the cast.
+      return reply.type("application/json; charset=utf-8").send(entry.body as never);
+    },
+  );
+
+  app.get(
+    "/v1/names/by-holder/:address",
+    { schema: { params: AddressParams, response: { 200: ByHolderResponse } } },
+    async (request) => {
+      const holder = holderAddress(request.params.address);
+      const rows = await mirror
+        .select({
+          namespace: names.namespace,
+          label: names.label,
+          issuedAt: names.issuedAt,
+          issuedLedger: names.issuedLedger,
+        })
+        .from(names)
+        .where(heldBy(holder, clock.nowSeconds()))
+        .orderBy(desc(names.issuedLedger), desc(names.node))
+        .limit(MAX_BY_HOLDER + 1);
+      return {
+        holder,
+        names: rows.slice(0, MAX_BY_HOLDER).map((row) => ({
+          name: `${row.label}.${row.namespace}`,
+          namespace: row.namespace,
+          holder,
+          issuedAt: row.issuedAt?.toISOString() ?? null,
+          issuedLedger: row.issuedLedger,
+        })),
+        truncated: rows.length > MAX_BY_HOLDER,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/names/:namespace/:label",
+    { schema: { params: NameParams, response: { 200: NameRecordResponse } } },
+    async (request) => {
+      const ref = nameRef(request.params);
+      const [nsRows, nameRows, statRows] = await Promise.all([
+        mirror
+          .select({ owner: namespaces.owner, displayName: namespaceProfiles.displayName })
+          .from(namespaces)
+          .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+          .where(eq(namespaces.label, ref.namespace))
+          .limit(1),
+        mirror.select().from(names).where(eq(names.node, ref.node)).limit(1),
+        mirror
+          .select({ resolutions: nameStats.resolutions })
+          .from(nameStats)
+          .where(eq(nameStats.node, ref.node)),
+      ]);
+      const ns = nsRows[0];
+      if (ns === undefined) throw new ApiError("namespace_not_found", { namespace: ref.namespace });
+      const row = nameRows[0];
+      // A reclaimed name is not issued (any more).
+      if (row === undefined || !row.active) throw new ApiError("name_not_issued", { name: ref.name });
+      const stored = Number(statRows[0]?.resolutions ?? 0n);
+      return {
+        name: ref.name,
+        namespace: ref.namespace,
+        holder: row.holder,
+        ownership: ownershipOf(row.expiresAt),
+        storage: "live" as const,
+        expiresAt: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
+        resolutions: stored + counter.unflushed(ref.node),
+        issuedLedger: row.issuedLedger,
+        issuedAt: row.issuedAt?.toISOString() ?? null,
+        txHash: row.txHash,
+        operator: ns.owner,
+        operatorName: ns.displayName ?? ref.namespace,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/names/:namespace/:label/history",
+    { schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } } },
+    async (request) => {
+      const ref = nameRef(request.params);
+      const { limit, cursor } = request.query;
+      const before = cursor === undefined ? undefined : historyCursor(cursor, ref.node);
+      const [row] = await mirror.select().from(names).where(eq(names.node, ref.node)).limit(1);
+      if (row === undefined) throw new ApiError("name_not_found", { name: ref.name });
+      const where: SQL[] = [eq(nameHistory.node, ref.node)];
+      if (before !== undefined) where.push(lt(nameHistory.id, before));
+      const rows = await mirror
+        .select()
+        .from(nameHistory)
+        .where(and(...where))
+        .orderBy(desc(nameHistory.id))
+        .limit(limit + 1);
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        name: ref.name,
+        issuedAt: row.issuedAt?.toISOString() ?? null,
+        issuedLedger: row.issuedLedger,
+        events: page.map((e) => ({
+          action: e.action as "issued" | "transferred" | "reclaimed",
+          ledger: e.ledger,
+          txHash: e.txHash,
+          at: e.at?.toISOString() ?? null,
+          ingestedAt: e.ingestedAt.toISOString(),
+        })),
+        nextCursor: rows.length > limit && last !== undefined ? encodeHistoryCursor(last.id, ref.node) : null,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/records/:namespace/:label",
+    { schema: { params: NameParams, response: { 200: RecordsResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const ref = nameRef(request.params);
+      const [nsRows, nameRows, recordRows] = await Promise.all([
+        mirror
+          .select({ resolver: namespaces.resolver })
+          .from(namespaces)
+          .where(eq(namespaces.label, ref.namespace))
+          .limit(1),
+        mirror
+          .select({ active: names.active, expiresAt: names.expiresAt })
+          .from(names)
+          .where(eq(names.node, ref.node))
+          .limit(1),
+        mirror
+          .select({ textKeys: resolverRecords.textKeys })
+          .from(resolverRecords)
+          .where(eq(resolverRecords.node, ref.node)),
+      ]);
+      const ns = nsRows[0];
+      if (ns === undefined) throw new ApiError("namespace_not_found", { namespace: ref.namespace });
+      const row = nameRows[0];
+      if (row === undefined || !row.active) throw new ApiError("name_not_found", { name: ref.name });
+      if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
+      if (ns.resolver === null) throw new ApiError("no_resolver", { namespace: ref.namespace });
+      return readRecords(chainClient, {
+        name: ref.name,
+        node: ref.node,
+        resolver: ns.resolver,
+        textKeys: recordRows[0]?.textKeys ?? [],
+        primaryId: config.chain.contracts.primary.id,
+      });
+    },
+  );
+
+  app.get(
+    "/v1/reverse/:address",
+    { schema: { params: AddressParams, response: { 200: ReverseResponse } } },
+    async (request) => {
+      const address = holderAddress(request.params.address);
+      const now = clock.nowSeconds();
+      // The primary name first, if the address still holds it and it still resolves.
+      const [primary] = await mirror
+        .select({ name: primaryNames.name })
+        .from(primaryNames)
+        .where(eq(primaryNames.address, address));
+      const parsed = primary === undefined ? null : parseName(primary.name);
+      if (parsed?.kind === "name") {
+        const [held] = await mirror
+          .select({ node: names.node })
+          .from(names)
+          .where(and(eq(names.node, nameNode(parsed.label, parsed.namespace)), heldBy(address, now)));
+        if (held !== undefined) return { name: `${parsed.label}.${parsed.namespace}` };
+      }
+      const [newest] = await mirror
+        .select({ namespace: names.namespace, label: names.label })
+        .from(names)
+        .where(heldBy(address, now))
+        .orderBy(desc(names.issuedLedger), desc(names.node))
+        .limit(1);
+      if (newest === undefined) throw new ApiError("no_name", { address });
+      return { name: `${newest.label}.${newest.namespace}` };
+    },
+  );
+};
+
+/** Active (issued, not reclaimed), unexpired names of `holder`. */
+function heldBy(holder: string, nowSeconds: number): SQL | undefined {
+  return and(
+    eq(names.holder, holder),
+    eq(names.active, true),
+    or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
+  );
+}
+
+/** The resolve answer for `ref` as the mirror has it now, validated and serialised once for the cache. */
+async function loadResolution(db: Db, ref: NameRef): Promise<CachedResolution> {
+  const [row] = await db
+    .select({
+      holder: names.holder,
+      active: names.active,
+      expiresAt: names.expiresAt,
+      issuedLedger: names.issuedLedger,
+    })
+    .from(names)
+    .where(eq(names.node, ref.node))
+    .limit(1);
+  // Reclaimed names do not resolve, and are indistinguishable from never-issued ones here.
+  if (row === undefined || !row.active) return { kind: "missing" };
+  const body = ResolveResponse.parse({
+    name: ref.name,
+    account: row.holder,
+    ownership: ownershipOf(row.expiresAt),
+    storage: "live",
+    expires_at: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
+    ledger: row.issuedLedger,
+  });
+  return { kind: "found", name: ref.name, body: JSON.stringify(body), expiresAt: row.expiresAt };
+}

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { testConfig } from "../../../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import {
+  addDeadLetter,
+  failingChain,
+  headAt,
+  NOW,
+  resetIndexer,
+  secondsBefore,
+  unreachableDatabase,
+} from "../../../../test/fixtures/routes.ts";
+import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
+import type { Database } from "../../../db/types.ts";
+import { buildApp } from "../../app.ts";
+import type { ChainHeadSource } from "../../chain-head.ts";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase("pglite");
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const RECENT = secondsBefore(NOW, 5);
+
+/** An indexer that processed ledger 1000 five seconds ago and saw the head then. */
+const caughtUp = { headLedger: 1000, headObservedAt: RECENT, processedLedger: 1000, processedAt: RECENT };
+
+async function status(
+  opts: { chain?: ChainHeadSource; now?: Date; db?: Database } = {},
+): Promise<{ statusCode: number; body: unknown; cacheControl: unknown }> {
+  const app = await buildApp({
+    config: testConfig(),
+    db: opts.db ?? database,
+    redis: null,
+    chain: "chain" in opts ? opts.chain : headAt(1002),
+    now: () => opts.now ?? NOW,
+  });
+  try {
+    const response = await app.inject({ url: "/v1/status" });
+    return {
+      statusCode: response.statusCode,
+      body: response.json(),
+      cacheControl: response.headers["cache-control"],
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+const database_ = (state: "operational" | "down") => ({ name: "Database", state });
+const rpcUp = (ledger: number) => ({ name: "the service RPC", state: "operational", ledger });
+const rpcDown = { name: "the service RPC", state: "down" };
+
+describe("GET /v1/status", () => {
+  beforeEach(async () => {
+    await resetIndexer(database, caughtUp);
+  });
+
+  it("reports every component operational when the indexer keeps pace with a live head", async () => {
+    expect(await status()).toEqual({
+      statusCode: 200,
+      cacheControl: "no-store",
+      body: {
+        ledger: 1002,
+        components: [
+          database_("operational"),
+          rpcUp(1002),
+          {
+            name: "Indexer",
+            state: "operational",
+            ledger: 1000,
+            lag: 2,
+            processedAt: RECENT.toISOString(),
+            deadLetters: 0,
+          },
+        ],
+      },
+    });
+  });
+
+  it("reports the RPC down and falls back to the indexer's head when the RPC fails", async () => {
+    const { statusCode, body } = await status({ chain: failingChain });
+    expect(statusCode).toBe(200);
+    expect(body).toEqual({
+      ledger: 1000,
+      components: [
+        database_("operational"),
+        rpcDown,
+        {
+          name: "Indexer",
+          state: "operational",
+          ledger: 1000,
+          lag: 0,
+          processedAt: RECENT.toISOString(),
+          deadLetters: 0,
+        },
+      ],
+    });
+  });
+
+  it("reports the RPC down when none is configured", async () => {
+    const { body } = await status({ chain: undefined });
+    expect(body).toMatchObject({ ledger: 1000, components: [database_("operational"), rpcDown, {}] });
+  });
+
+  it("reports the database down, without a 500, when it fails its health check", async () => {
+    const { statusCode, body } = await status({ db: { ...database, healthy: async () => false } });
+    expect(statusCode).toBe(200);
+    expect(body).toMatchObject({
+      ledger: 1002,
+      components: [database_("down"), rpcUp(1002), { name: "Indexer", state: "operational" }],
+    });
+  });
+
+  it("reports the database down and the indexer unknown when nothing can be read", async () => {
+    const { statusCode, body } = await status({ db: unreachableDatabase(database) });
+    expect(statusCode).toBe(200);
+    expect(body).toEqual({
+      ledger: 1002,
+      components: [
+        database_("down"),
+        rpcUp(1002),
+        { name: "Indexer", state: "unknown", ledger: null, lag: null, processedAt: null, deadLetters: null },
+      ],
+    });
+  });
+
+  it("answers with a null ledger when neither the RPC nor the database can be read", async () => {
+    const { statusCode, body } = await status({ db: unreachableDatabase(database), chain: failingChain });
+    expect(statusCode).toBe(200);
+    expect(body).toMatchObject({
+      ledger: null,
+      components: [database_("down"), rpcDown, { state: "unknown" }],
+    });
+  });
+
+  it("reports a stopped indexer down once its progress is older than the staleness limit", async () => {
+    const fresh = await status({ now: new Date(RECENT.getTime() + STALE_AFTER_SECONDS * 1000) });
+    expect(fresh.body).toMatchObject({ components: [{}, {}, { name: "Indexer", state: "operational" }] });
+    const stale = await status({ now: new Date(RECENT.getTime() + (STALE_AFTER_SECONDS + 1) * 1000) });
+    expect(stale.body).toEqual({
+      ledger: 1002,
+      components: [
+        database_("operational"),
+        rpcUp(1002),
+        {
+          name: "Indexer",
+          state: "down",
+          ledger: 1000,
+          lag: 2,
+          processedAt: RECENT.toISOString(),
+          deadLetters: 0,
+        },
+      ],
+    });
+  });
+
+  it("reports the indexer lagging more than 10 ledgers behind the head", async () => {
+    expect((await status({ chain: headAt(1010) })).body).toMatchObject({
+      components: [{}, {}, { state: "operational", lag: 10 }],
+    });
+    expect((await status({ chain: headAt(1011) })).body).toMatchObject({
+      ledger: 1011,
+      components: [{}, rpcUp(1011), { state: "lagging", ledger: 1000, lag: 11 }],
+    });
+  });
+
+  it("reports the indexer lagging while its own view of the head is stale", async () => {
+    await resetIndexer(database, {
+      ...caughtUp,
+      headObservedAt: secondsBefore(NOW, STALE_AFTER_SECONDS + 1),
+    });
+    expect((await status()).body).toMatchObject({ components: [{}, {}, { state: "lagging", lag: 2 }] });
+  });
+
+  it("never reports a negative lag when the indexer has seen a newer head than the RPC", async () => {
+    expect((await status({ chain: headAt(990) })).body).toMatchObject({
+      ledger: 990,
+      components: [{}, {}, { state: "operational", ledger: 1000, lag: 0 }],
+    });
+  });
+
+  it("reports the indexer degraded while unresolved dead letters wait, keeping pace otherwise", async () => {
+    await addDeadLetter(database, "0000004294971392-0000000001");
+    await addDeadLetter(database, "0000004294971392-0000000002");
+    await addDeadLetter(database, "0000004294971392-0000000003", RECENT);
+    expect((await status()).body).toEqual({
+      ledger: 1002,
+      components: [
+        database_("operational"),
+        rpcUp(1002),
+        {
+          name: "Indexer",
+          state: "degraded",
+          ledger: 1000,
+          lag: 2,
+          processedAt: RECENT.toISOString(),
+          deadLetters: 2,
+        },
+      ],
+    });
+    // Falling behind is the more urgent news.
+    expect((await status({ chain: headAt(1020) })).body).toMatchObject({
+      components: [{}, {}, { state: "lagging", deadLetters: 2 }],
+    });
+  });
+
+  it("reports an indexer that never ran as unknown", async () => {
+    await resetIndexer(database);
+    expect((await status()).body).toEqual({
+      ledger: 1002,
+      components: [
+        database_("operational"),
+        rpcUp(1002),
+        { name: "Indexer", state: "unknown", ledger: null, lag: null, processedAt: null, deadLetters: 0 },
+      ],
+    });
+    // The row `init()` writes before the first pass holds no progress either.
+    await resetIndexer(database, {});
+    expect((await status({ chain: failingChain })).body).toEqual({
+      ledger: null,
+      components: [
+        database_("operational"),
+        rpcDown,
+        { name: "Indexer", state: "unknown", ledger: null, lag: null, processedAt: null, deadLetters: 0 },
+      ],
+    });
+  });
+
+  it("allows cross-origin reads", async () => {
+    const app = await buildApp({ config: testConfig(), db: database, redis: null, chain: headAt(1002) });
+    const response = await app.inject({ url: "/v1/status", headers: { origin: "https://wallet.example" } });
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    await app.close();
+  });
+});

@@ -1,0 +1,93 @@
+// GET /v1/status (spec §2.6, §4.3 rules 1–2). Reporting a failing database or RPC is this route's job, so their
+// failures become component states, never a 500.
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
+import { noStore } from "../../cache.ts";
+import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+
+/** The spec names this component only as "the service RPC" and says it is reported under that name. */
+export const RPC_COMPONENT = "the service RPC" as const;
+
+/** About 50 s of 5 s ledgers: more than one indexer pass needs, far less than the staleness limit. */
+export const MAX_CAUGHT_UP_LAG = 10;
+
+const Ledger = z.number().int().nonnegative();
+const UpDown = z.enum(["operational", "down"]);
+
+const DatabaseComponent = z.object({ name: z.literal("Database"), state: UpDown });
+const RpcComponent = z.object({ name: z.literal(RPC_COMPONENT), state: UpDown, ledger: Ledger.optional() });
+const IndexerComponent = z.object({
+  name: z.literal("Indexer"),
+  state: z.enum(["operational", "lagging", "degraded", "down", "unknown"]),
+  ledger: Ledger.nullable(),
+  lag: Ledger.nullable(),
+  processedAt: z.iso.datetime().nullable(),
+  /** Null only when the database could not be read: an unknown count is not zero. */
+  deadLetters: z.number().int().nonnegative().nullable(),
+});
+
+const StatusResponse = z.object({
+  ledger: Ledger.nullable(),
+  components: z.array(z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent])),
+});
+
+type IndexerState = z.infer<typeof IndexerComponent>;
+
+export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" | "now">> = async (
+  app,
+  { db, chain, now },
+) => {
+  app.get("/v1/status", { schema: { response: { 200: StatusResponse } } }, async (request, reply) => {
+    noStore(reply);
+    const [healthy, live, snapshot] = await Promise.all([
+      db.healthy().catch(() => false),
+      observeLiveHead(chain, now, request.log),
+      readSnapshotOrNull(db.replica, request.log),
+    ]);
+    const status: z.infer<typeof StatusResponse> = {
+      ledger: observedHeadLedger(live, snapshot),
+      components: [
+        { name: "Database", state: healthy ? "operational" : "down" },
+        live === null
+          ? { name: RPC_COMPONENT, state: "down" }
+          : { name: RPC_COMPONENT, state: "operational", ledger: live.ledger },
+        indexerComponent(snapshot, live, now()),
+      ],
+    };
+    return status;
+  });
+};
+
+/**
+ * Rule 2: operational only while fresh and keeping pace. A stopped indexer is down (its progress goes stale);
+ * one that progresses but trails the head, or whose own view of the head has gone stale, is lagging; one that
+ * keeps pace while events await an operator is degraded.
+ */
+export function indexerComponent(
+  snapshot: IndexerSnapshot | null,
+  live: LiveHead | null,
+  now: Date,
+): IndexerState {
+  const base = { name: "Indexer" as const };
+  if (snapshot === null) {
+    return { ...base, state: "unknown", ledger: null, lag: null, processedAt: null, deadLetters: null };
+  }
+  const processed = snapshot.processedLedger;
+  const head = observedHeadLedger(live, snapshot);
+  const lag = processed === null || head === null ? null : Math.max(0, head - processed);
+  const fields = {
+    ledger: processed,
+    lag,
+    processedAt: snapshot.processedAt?.toISOString() ?? null,
+    deadLetters: snapshot.deadLetters,
+  };
+  const state = ((): IndexerState["state"] => {
+    if (processed === null || snapshot.processedAt === null) return "unknown";
+    if (!isFresh(snapshot.processedAt, now)) return "down";
+    if (lag === null || lag > MAX_CAUGHT_UP_LAG || !isFresh(snapshot.headObservedAt, now)) return "lagging";
+    return snapshot.deadLetters > 0 ? "degraded" : "operational";
+  })();
+  return { ...base, state, ...fields };
+}

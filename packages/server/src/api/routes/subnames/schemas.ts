@@ -1,0 +1,34 @@
+// The HTTP shapes of the subname routes (spec §4.6), shared with the network-address and holder routes.
+import { isValidLabel } from "@namereg/protocol";
+import { z } from "zod";
+
+/** A single lower-case label as a path segment. */
+export const LabelParam = z.string().refine(isValidLabel, "must be a lower-case label");
+/** u64 as an exact decimal string. */
+export const Generation = z.string().regex(/^(0|[1-9]\d{0,19})$/, "must be a decimal integer");
+const Iso = z.iso.datetime();
+export const PolicyHttp = z.enum(["enabled", "creation-disabled", "suspended"]);
+
+export const ParentContextSchema = z.object({
+  name: z.string(),
+  holder: z.string(),
+  generation: Generation,
+  active: z.boolean(),
+  expiresAt: Iso.nullable(),
+});
+
+export const ChildRecordSchema = z.object({
+  exists: z.boolean(),
+  active: z.boolean(),
+  validBinding: z.boolean(),
+  controller: z.string().nullable(),
+  parentGeneration: Generation,
+  generation: Generation,
+  address: z.string(),
+  expiresAt: Iso.nullable(),
+  policy: PolicyHttp,
+  source: z.literal("chain"),
+});
+
+export type ParentContext = z.infer<typeof ParentContextSchema>;
+export type ChildRecord = z.infer<typeof ChildRecordSchema>;

@@ -1,0 +1,262 @@
+// Subnames (spec §2.5, §3.1, §3.2, §4.6): the namespace policy, one child and the child list, read live from
+// the registrar with Cache-Control: no-store, and POST /subnames/prepare, which builds an unsigned create or remove
+// transaction with the parent holder as source. Submission is POST /records/submit (holder-tx.ts).
+import {
+  isAccountId,
+  isStellarAddress,
+  parseName,
+  RegistrarFns,
+  subnamePolicyToHttp,
+} from "@namereg/protocol";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  chainTime,
+  inOrder,
+  readChild,
+  readChildren,
+  readName,
+  readPolicy,
+} from "../../../chain/registrar-reads.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { RouteDeps } from "../../route-deps.ts";
+import { namespaceRoute } from "./queries.ts";
+import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
+import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
+
+export const SUBNAME_LIST_MAX = 16;
+
+const PolicyResponse = z.object({
+  namespace: z.string(),
+  version: z.literal(1),
+  policy: PolicyHttp,
+  registrarId: z.string(),
+  owner: z.string(),
+});
+
+const ChildResponse = z.object({
+  name: z.string(),
+  parent: z.string(),
+  parentContext: ParentContextSchema,
+  policy: PolicyHttp,
+  registrarId: z.string(),
+  record: ChildRecordSchema.nullable(),
+});
+
+const ListResponse = z.object({
+  parent: z.string(),
+  parentContext: ParentContextSchema,
+  policy: PolicyHttp,
+  registrarId: z.string(),
+  subnames: z.array(ChildRecordSchema.extend({ name: z.string() })),
+  offset: z.number().int(),
+  nextOffset: z.number().int().nullable(),
+  source: z.literal("chain"),
+});
+
+const ListQuery = z.strictObject({
+  offset: z.coerce.number().int().min(0).max(0xffff_ffff).default(0),
+  limit: z.coerce.number().int().min(1).max(SUBNAME_LIST_MAX).default(SUBNAME_LIST_MAX),
+});
+
+const PrepareBody = z.strictObject({
+  name: z.string().max(200),
+  action: z.enum(["create", "remove"]),
+  parentGeneration: Generation,
+  generation: Generation.nullable(),
+  address: z.string().max(100).optional(),
+});
+
+const PrepareResponse = z.object({
+  ok: z.literal(true),
+  xdr: z.string(),
+  name: z.string(),
+  holder: z.string(),
+  signer: z.string(),
+  registrarId: z.string(),
+  namespace: z.string(),
+  network: z.string(),
+});
+
+export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient">> = async (
+  app,
+  { db, chainClient },
+) => {
+  app.get(
+    "/v1/subname-policy/:namespace",
+    { schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace } = request.params;
+      const ns = await namespaceRoute(db, namespace);
+      const { policy, owner } = await readPolicy(chainClient, ns.registrar);
+      return {
+        namespace,
+        version: 1 as const,
+        policy: subnamePolicyToHttp(policy) as z.infer<typeof PolicyHttp>,
+        registrarId: ns.registrar,
+        owner,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/subnames/:namespace/:label/:child",
+    {
+      schema: {
+        params: z.object({ namespace: LabelParam, label: LabelParam, child: LabelParam }),
+        response: { 200: ChildResponse },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace, label, child } = request.params;
+      const ns = await namespaceRoute(db, namespace);
+      const parentName = `${label}.${namespace}`;
+      const [name, { policy }, stored, now] = await inOrder([
+        readName(chainClient, ns.registrar, label),
+        readPolicy(chainClient, ns.registrar),
+        readChild(chainClient, ns.registrar, label, child),
+        chainTime(chainClient),
+      ] as const);
+      const parent = parentOrNotFound(name, parentName);
+      return {
+        name: `${child}.${parentName}`,
+        parent: parentName,
+        parentContext: parentContext(parentName, parent, now),
+        policy: subnamePolicyToHttp(policy) as z.infer<typeof PolicyHttp>,
+        registrarId: ns.registrar,
+        record: stored === null ? null : childRecord(stored, parent, policy, now),
+      };
+    },
+  );
+
+  app.get(
+    "/v1/subnames/:namespace/:label",
+    {
+      schema: {
+        params: z.object({ namespace: LabelParam, label: LabelParam }),
+        querystring: ListQuery,
+        response: { 200: ListResponse },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace, label } = request.params;
+      const { offset, limit } = request.query;
+      const ns = await namespaceRoute(db, namespace);
+      const parentName = `${label}.${namespace}`;
+      const [name, { policy }, children, now] = await inOrder([
+        readName(chainClient, ns.registrar, label),
+        readPolicy(chainClient, ns.registrar),
+        readChildren(chainClient, ns.registrar, label, offset, limit),
+        chainTime(chainClient),
+      ] as const);
+      const parent = parentOrNotFound(name, parentName);
+      return {
+        parent: parentName,
+        parentContext: parentContext(parentName, parent, now),
+        policy: subnamePolicyToHttp(policy) as z.infer<typeof PolicyHttp>,
+        registrarId: ns.registrar,
+        subnames: children.map(([child, stored]) => ({
+          name: `${child}.${parentName}`,
+          ...childRecord(stored, parent, policy, now),
+        })),
+        offset,
+        // A short page is the last; a full one may be followed by an empty read (spec §4.6 rule 1).
+        nextOffset: children.length < limit ? null : offset + children.length,
+        source: "chain" as const,
+      };
+    },
+  );
+
+  app.post(
+    "/subnames/prepare",
+    { schema: { body: PrepareBody, response: { 200: PrepareResponse } } },
+    async (request) => {
+      const body = request.body;
+      const parsed = parseName(body.name);
+      if (parsed?.kind !== "subname") {
+        throw new ApiError("invalid_name", {
+          detail: "name: must be a full child name (child.label.namespace)",
+        });
+      }
+      const address = destinationOf(body.action, body.address);
+      if (body.action === "remove" && body.generation === null) {
+        throw new ApiError("invalid_request", {
+          detail: "generation: removal names the current child generation",
+        });
+      }
+      const { child, label, namespace } = parsed;
+      const ns = await namespaceRoute(db, namespace);
+      const parentName = `${label}.${namespace}`;
+      const [name, stored] = await inOrder([
+        readName(chainClient, ns.registrar, label),
+        readChild(chainClient, ns.registrar, label, child),
+      ] as const);
+      const parent = parentOrNotFound(name, parentName);
+      if (!isAccountId(parent.holder)) {
+        throw new ApiError("contract_holder_requires_adapter", { name: parentName, holder: parent.holder });
+      }
+
+      // The generations the holder reviewed must still be the chain's (spec §3.2), checked before building so
+      // the answer names the current values to re-read; simulation checks them again against the same state.
+      const parentGeneration = BigInt(body.parentGeneration);
+      const generation = body.generation === null ? null : BigInt(body.generation);
+      const current = stored?.generation ?? null;
+      const childMatches =
+        body.action === "create" ? generation === current : stored?.exists === true && generation === current;
+      if (parentGeneration !== parent.generation || !childMatches) {
+        throw new ApiError("subname_generation_mismatch", {
+          name: body.name,
+          parentGeneration: parent.generation.toString(),
+          generation: current === null ? null : current.toString(),
+          exists: stored?.exists ?? false,
+        });
+      }
+
+      if (chainClient === undefined) throw new ApiError("chain_unavailable");
+      const prepared =
+        body.action === "create"
+          ? await chainClient.prepare(parent.holder, ns.registrar, RegistrarFns.create_subname, {
+              label,
+              child,
+              parentGeneration,
+              generation,
+              address: address ?? "",
+            })
+          : await chainClient.prepare(parent.holder, ns.registrar, RegistrarFns.remove_subname, {
+              label,
+              child,
+              parentGeneration,
+              generation: generation ?? 0n,
+            });
+      return {
+        ok: true as const,
+        xdr: prepared.xdr,
+        name: body.name,
+        holder: parent.holder,
+        signer: prepared.source,
+        registrarId: ns.registrar,
+        namespace,
+        network: prepared.networkPassphrase,
+      };
+    },
+  );
+};
+
+/** The receiving destination: a G or C address for create (spec §4.6 rule 3), absent for remove. */
+function destinationOf(action: "create" | "remove", address: string | undefined): string | null {
+  if (action === "remove") {
+    if (address !== undefined)
+      throw new ApiError("invalid_request", { detail: "address: must be absent for remove" });
+    return null;
+  }
+  if (address === undefined)
+    throw new ApiError("invalid_request", { detail: "address: is required for create" });
+  if (!isStellarAddress(address)) {
+    throw new ApiError("invalid_request", { detail: "address: must be a G account or C contract address" });
+  }
+  return address;
+}

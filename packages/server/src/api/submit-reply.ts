@@ -1,0 +1,52 @@
+// The HTTP answer to a submission (spec §4.6 rule 4): the outcome chain/submit.ts reports, shaped as the API's
+// 200 / 202 / 409 bodies. Kept here so that chain/ knows nothing of HTTP.
+import { CONTRACT_ERROR_CODES } from "@namereg/protocol";
+import type { FastifyReply } from "fastify";
+import { z } from "zod";
+import type { SubmitOutcome } from "../chain/submit.ts";
+
+export const SubmitSuccessBody = z.object({
+  ok: z.literal(true),
+  txHash: z.string(),
+  ledger: z.number().int(),
+});
+export const SubmitPendingBody = z.object({
+  ok: z.literal(false),
+  pending: z.literal(true),
+  txHash: z.string(),
+});
+export const SubmitFailedBody = z.object({
+  error: z.literal("transaction_failed"),
+  txHash: z.string(),
+  resultCode: z.string(),
+  contractError: z.number().int().nullable(),
+  /** The spec's code for `contractError` when CONTRACTS.md names one (e.g. subname_generation_mismatch). */
+  code: z.string().nullable(),
+});
+
+/** Response schemas for a route answering with replySubmitOutcome. */
+export const SUBMIT_RESPONSES = { 200: SubmitSuccessBody, 202: SubmitPendingBody, 409: SubmitFailedBody };
+
+/**
+ * 200 `{ ok: true, txHash, ledger }`; 202 `{ ok: false, pending: true, txHash }` (check that hash, do not
+ * replace the transaction); 409 `{ error: "transaction_failed", txHash, resultCode, contractError, code }`.
+ */
+export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome): FastifyReply {
+  switch (outcome.status) {
+    case "success":
+      return reply.code(200).send({ ok: true, txHash: outcome.txHash, ledger: outcome.ledger });
+    case "pending":
+      return reply.code(202).send({ ok: false, pending: true, txHash: outcome.txHash });
+    case "failed": {
+      const { contractError } = outcome;
+      const code = contractError === null ? null : (CONTRACT_ERROR_CODES[contractError] ?? null);
+      return reply.code(409).send({
+        error: "transaction_failed",
+        txHash: outcome.txHash,
+        resultCode: outcome.resultCode,
+        contractError,
+        code,
+      });
+    }
+  }
+}

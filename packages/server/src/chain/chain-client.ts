@@ -1,0 +1,44 @@
+// The API's one way to the chain: live contract reads, prepared (unsigned) invocations for wallets, submission
+// of what a wallet signed, and the latest ledger. Callers never reach past it to the RPC connection.
+import type { ArgSpec, ArgValues, FnDef } from "@namereg/protocol";
+import type { rpc } from "@stellar/stellar-sdk";
+import { ContractReader, type ContractReads } from "./contract-reader.ts";
+import { type PreparedTransaction, prepareInvocation } from "./prepare.ts";
+import { type SubmitOptions, type SubmitOutcome, submitSigned } from "./submit.ts";
+
+export class ChainClient implements ContractReads {
+  readonly networkPassphrase: string;
+  readonly #reader: ContractReader;
+  readonly #server: rpc.Server;
+
+  constructor(rpcUrl: string, networkPassphrase: string) {
+    this.networkPassphrase = networkPassphrase;
+    this.#reader = new ContractReader(rpcUrl, networkPassphrase);
+    this.#server = this.#reader.server;
+  }
+
+  /** A view call, simulated (ContractReader.read). */
+  read<A extends ArgSpec, R>(contractId: string, fn: FnDef<A, R>, args: ArgValues<A>): Promise<R> {
+    return this.#reader.read(contractId, fn, args);
+  }
+
+  /** `fn(args)` on `contractId`, built for `source` to sign (prepareInvocation). */
+  prepare<A extends ArgSpec, R>(
+    source: string,
+    contractId: string,
+    fn: FnDef<A, R>,
+    args: ArgValues<A>,
+  ): Promise<PreparedTransaction> {
+    return prepareInvocation(this.#server, this.networkPassphrase, source, contractId, fn, args);
+  }
+
+  /** Sends a signed transaction unless the chain already holds it, and polls for its result (submitSigned). */
+  submit(signedXdr: string, opts?: SubmitOptions): Promise<SubmitOutcome> {
+    return submitSigned(this.#server, this.networkPassphrase, signedXdr, opts);
+  }
+
+  /** The latest closed ledger as the RPC reports it. */
+  head(): Promise<{ sequence: number; closeTime: string }> {
+    return this.#server.getLatestLedger();
+  }
+}

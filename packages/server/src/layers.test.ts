@@ -1,0 +1,95 @@
+// The layer rules of docs/architecture.md, checked over the import graph of the source tree: the API reads the
+// mirror through db/ and never reaches into the indexer, chain/ knows nothing of HTTP, auth/ does not depend on
+// the API, and a route plugin never imports another route plugin (shared code lives beside them, not in them).
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = dirname(fileURLToPath(import.meta.url));
+
+interface SourceFile {
+  /** Relative to src/, with forward slashes. */
+  readonly path: string;
+  readonly text: string;
+  /** Every import specifier: bare ones as written, relative ones resolved to paths relative to src/. */
+  readonly imports: readonly string[];
+}
+
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
+
+function sourceFiles(dir = SRC): SourceFile[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    if (!entry.name.endsWith(".ts") || entry.name.endsWith(".test.ts")) return [];
+    const text = readFileSync(full, "utf8");
+    const imports = [...text.matchAll(IMPORT)].map((m) => {
+      const spec = m[1] ?? m[2] ?? "";
+      return spec.startsWith(".") ? relative(SRC, resolve(dirname(full), spec)).replaceAll("\\", "/") : spec;
+    });
+    return [{ path: relative(SRC, full).replaceAll("\\", "/"), text, imports }];
+  });
+}
+
+const FILES = sourceFiles();
+const byPath = new Map(FILES.map((file) => [file.path, file]));
+
+/** A module that defines a Fastify route plugin. */
+const isRouteFile = (file: SourceFile): boolean =>
+  file.path.startsWith("api/routes/") && /\bFastifyPluginAsync(?:Zod)?\b/.test(file.text);
+
+/** `file → import` pairs breaking a rule, for a readable failure. */
+function violations(
+  from: (file: SourceFile) => boolean,
+  forbidden: (specifier: string) => boolean,
+): string[] {
+  return FILES.filter(from).flatMap((file) =>
+    file.imports.filter(forbidden).map((specifier) => `${file.path} → ${specifier}`),
+  );
+}
+
+describe("layer rules over the source tree", () => {
+  it("sees the tree (the rules below are not vacuous)", () => {
+    expect(FILES.filter((file) => file.path.startsWith("api/")).length).toBeGreaterThan(20);
+    expect(FILES.filter((file) => file.path.startsWith("chain/")).length).toBeGreaterThan(3);
+    expect(FILES.filter(isRouteFile).length).toBeGreaterThan(10);
+  });
+
+  it("api/ does not import indexer/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("api/"),
+        (spec) => spec.startsWith("indexer/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("chain/ does not import fastify (nor its plugins)", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("chain/"),
+        (spec) => spec === "fastify" || spec.startsWith("fastify-") || spec.startsWith("@fastify/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("auth/ does not import api/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("auth/"),
+        (spec) => spec.startsWith("api/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("no route file imports another route file", () => {
+    expect(
+      violations(isRouteFile, (spec) => {
+        const target = byPath.get(spec);
+        return target !== undefined && isRouteFile(target);
+      }),
+    ).toEqual([]);
+  });
+});
