@@ -1,6 +1,5 @@
 // The HTTP answer to a submission (spec §4.6 rule 4): the outcome chain/submit.ts reports, shaped as the API's
 // 200 / 202 / 409 bodies. Kept here so that chain/ knows nothing of HTTP.
-import { CONTRACT_ERROR_CODES } from "@namereg/protocol";
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import type { SubmitOutcome } from "../chain/submit.ts";
@@ -38,8 +37,7 @@ export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome):
     case "pending":
       return reply.code(202).send({ ok: false, pending: true, txHash: outcome.txHash });
     case "failed": {
-      const { contractError } = outcome;
-      const code = contractError === null ? null : (CONTRACT_ERROR_CODES[contractError] ?? null);
+      const { contractError, code } = outcome;
       return reply.code(409).send({
         error: "transaction_failed",
         txHash: outcome.txHash,

@@ -3,7 +3,8 @@
 // by the contract that raised it, not by its number alone. The host logs an `error` diagnostic event in every
 // frame the error unwinds through, innermost first; the first one names the contract where it started. Both the
 // devnet and stellar-rpc return these events with a failed simulation.
-import { StrKey, type xdr } from "@stellar/stellar-sdk";
+import { CONTRACT_ERROR_CODES, type ErrorCode } from "@namereg/protocol";
+import { Asset, StrKey, type xdr } from "@stellar/stellar-sdk";
 
 export interface ContractFailureOrigin {
   readonly contractId: string;
@@ -23,4 +24,22 @@ export function originOfContractError(events: readonly xdr.DiagnosticEvent[]): C
     };
   }
   return null;
+}
+
+/** The Stellar Asset Contract's "balance" error (soroban-env-host's builtin token ContractError). */
+export const NATIVE_TOKEN_BALANCE = 10;
+
+/**
+ * The spec code of a contract error judged by the contract that raised it: the native token's insufficient
+ * balance is `insufficient_balance`, its other errors have none; the naming contracts' numbers map through
+ * CONTRACTS.md's table. An origin of unknown contract (null) is read as a naming contract's.
+ */
+export function specCodeOf(
+  origin: { readonly contractId: string | null; readonly code: number },
+  networkPassphrase: string,
+): ErrorCode | null {
+  if (origin.contractId !== null && origin.contractId === Asset.native().contractId(networkPassphrase)) {
+    return origin.code === NATIVE_TOKEN_BALANCE ? "insufficient_balance" : null;
+  }
+  return CONTRACT_ERROR_CODES[origin.code] ?? null;
 }

@@ -12,7 +12,7 @@ import {
 } from "@namereg/protocol";
 import { Account, Asset, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
 import { ApiError } from "../errors.ts";
-import { originOfContractError } from "./contract-failure.ts";
+import { originOfContractError, specCodeOf } from "./contract-failure.ts";
 
 export interface PreparedTransaction {
   /** Base64 TransactionEnvelope, unsigned. */
@@ -96,7 +96,7 @@ function simulationFailure(
   if (origin === null || origin.contractId !== Asset.native().contractId(networkPassphrase)) {
     return contractFailure(fnName, sim.error);
   }
-  if (origin.code === NATIVE_TOKEN_BALANCE) {
+  if (specCodeOf(origin, networkPassphrase) === "insufficient_balance") {
     return new ApiError("insufficient_balance", {
       detail: `the source's XLM balance does not cover what ${fnName} transfers`,
     });
@@ -106,9 +106,6 @@ function simulationFailure(
     contractError: origin.code,
   });
 }
-
-/** The Stellar Asset Contract's "balance" error (soroban-env-host's builtin token ContractError). */
-const NATIVE_TOKEN_BALANCE = 10;
 
 /** The mapped code of a contract error, or 400 invalid_request naming the number when CONTRACTS.md names none. */
 export function contractFailure(fnName: string, hostError: string): ApiError {

@@ -2,7 +2,7 @@
 // transaction hash: the chain is asked about the hash before anything is sent, and a DUPLICATE answer means the
 // network already holds it, so resubmitting the same signed XDR never creates a second transaction. While a
 // transaction is not final within the polling budget the answer is "pending" with its original hash.
-import { isAccountId } from "@namereg/protocol";
+import { type ErrorCode, isAccountId } from "@namereg/protocol";
 import {
   FeeBumpTransaction,
   Keypair,
@@ -12,11 +12,19 @@ import {
   type xdr,
 } from "@stellar/stellar-sdk";
 import { ApiError } from "../errors.ts";
+import { originOfContractError, specCodeOf } from "./contract-failure.ts";
 
 export type SubmitOutcome =
   | { status: "success"; txHash: string; ledger: number }
   | { status: "pending"; txHash: string }
-  | { status: "failed"; txHash: string; resultCode: string; contractError: number | null };
+  | {
+      status: "failed";
+      txHash: string;
+      resultCode: string;
+      contractError: number | null;
+      /** The spec code of `contractError`, judged by the contract that raised it; null when none applies. */
+      code: ErrorCode | null;
+    };
 
 export interface SubmitOptions {
   /** getTransaction polls after sending (default 20). */
@@ -43,7 +51,7 @@ export async function submitSigned(
   const txHash = Buffer.from(tx.hash()).toString("hex");
 
   const known = await ask(() => server.getTransaction(txHash));
-  const final = finalOutcome(txHash, known);
+  const final = finalOutcome(txHash, known, networkPassphrase);
   if (final !== null) return final;
 
   const sent = await ask(() => server.sendTransaction(tx));
@@ -58,7 +66,7 @@ export async function submitSigned(
       status: "failed",
       txHash,
       resultCode: resultCodeOf(sent.errorResult),
-      contractError: contractErrorOf(sent.diagnosticEvents ?? []),
+      ...contractFailureOf(sent.diagnosticEvents ?? [], networkPassphrase),
     };
   }
 
@@ -74,7 +82,7 @@ export async function submitSigned(
       // Sent already: a failed poll must not turn into an error that invites a replacement transaction.
       continue;
     }
-    const outcome = finalOutcome(txHash, got);
+    const outcome = finalOutcome(txHash, got, networkPassphrase);
     if (outcome !== null) return outcome;
   }
   return { status: "pending", txHash };
@@ -117,7 +125,11 @@ async function ask<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function finalOutcome(txHash: string, got: rpc.Api.GetTransactionResponse): SubmitOutcome | null {
+function finalOutcome(
+  txHash: string,
+  got: rpc.Api.GetTransactionResponse,
+  networkPassphrase: string,
+): SubmitOutcome | null {
   if (got.status === rpc.Api.GetTransactionStatus.SUCCESS)
     return { status: "success", txHash, ledger: got.ledger };
   if (got.status === rpc.Api.GetTransactionStatus.FAILED) {
@@ -125,10 +137,10 @@ function finalOutcome(txHash: string, got: rpc.Api.GetTransactionResponse): Subm
       status: "failed",
       txHash,
       resultCode: resultCodeOf(got.resultXdr),
-      contractError: contractErrorOf([
-        ...(got.diagnosticEventsXdr ?? []),
-        ...metaDiagnostics(got.resultMetaXdr),
-      ]),
+      ...contractFailureOf(
+        [...(got.diagnosticEventsXdr ?? []), ...metaDiagnostics(got.resultMetaXdr)],
+        networkPassphrase,
+      ),
     };
   }
   return null;
@@ -149,6 +161,20 @@ function metaDiagnostics(meta: xdr.TransactionMeta): xdr.DiagnosticEvent[] {
   if (meta.type === "v3") return meta.v3.sorobanMeta?.diagnosticEvents ?? [];
   if (meta.type === "v4") return meta.v4.diagnosticEvents;
   return [];
+}
+
+/** The contract error of a failure and its spec code, judged by the contract where it started. */
+function contractFailureOf(
+  events: readonly xdr.DiagnosticEvent[],
+  networkPassphrase: string,
+): { contractError: number | null; code: ErrorCode | null } {
+  const origin = originOfContractError(events);
+  const contractError = origin?.code ?? contractErrorOf(events);
+  if (contractError === null) return { contractError, code: null };
+  return {
+    contractError,
+    code: specCodeOf({ contractId: origin?.contractId ?? null, code: contractError }, networkPassphrase),
+  };
 }
 
 /** `Error(Contract, #n)` from the failure's diagnostic events (topic or data), or null when none says. */

@@ -128,6 +128,7 @@ export function applyTransaction(tx: ParsedTransaction, ctx: ApplyContext): Appl
   let returnValue: xdr.ScVal | undefined;
   let refundableCharged = 0n;
   let error: HostError | undefined;
+  const diagnostics: xdr.DiagnosticEvent[] = [];
   for (const op of body.operations) {
     const opState = new StateOverlay(opsState);
     const opSource = op.sourceAccount === null ? body.source : muxedToAccountId(op.sourceAccount);
@@ -136,6 +137,7 @@ export function applyTransaction(tx: ParsedTransaction, ctx: ApplyContext): Appl
     if (!outcome.success) {
       successful = false;
       if ("error" in outcome) error = (outcome as SorobanOutcome).error;
+      diagnostics.push(...((outcome as Partial<SorobanOutcome>).diagnostics ?? []));
       continue;
     }
     if (outcome.returnValue !== undefined) returnValue = outcome.returnValue;
@@ -186,7 +188,7 @@ export function applyTransaction(tx: ParsedTransaction, ctx: ApplyContext): Appl
           })
         : null,
       events: transactionEvents,
-      diagnosticEvents: [],
+      diagnosticEvents: diagnostics,
     }),
   );
   return {

@@ -21,6 +21,11 @@ export interface SorobanOutcome extends OperationOutcome {
   readonly refundableCharged: bigint;
   /** The host error of a failed invocation (for diagnostics). */
   readonly error?: HostError;
+  /**
+   * The host's diagnostic log of a failed invocation (fn_call, error and fn_return events), as a node with
+   * ENABLE_SOROBAN_DIAGNOSTIC_EVENTS keeps in the meta, so a client can tell which contract raised the error.
+   */
+  readonly diagnostics?: xdr.DiagnosticEvent[];
 }
 
 const invokeResult = (
@@ -49,8 +54,15 @@ export function applyInvokeHostFunction(
     footprint: new Footprint(resources.footprint),
   });
   const used = outcome.host.metering;
-  if (!outcome.ok)
-    return invokeResult(xdr.InvokeHostFunctionResult.invokeHostFunctionTrapped(), { error: outcome.error });
+  if (!outcome.ok) {
+    const diagnostics = outcome.host.log.map(
+      (e) => new xdr.DiagnosticEvent({ inSuccessfulContractCall: false, event: e.event }),
+    );
+    return invokeResult(xdr.InvokeHostFunctionResult.invokeHostFunctionTrapped(), {
+      error: outcome.error,
+      diagnostics,
+    });
+  }
   if (
     used.instructions > resources.instructions ||
     used.diskReadBytes > resources.diskReadBytes ||

@@ -43,6 +43,8 @@ function transactionInfo(record: TransactionRecord, format: XdrFormat) {
   const applied = record.applied;
   const contractEvents = applied.operationEvents.map((events) => events.map((e) => e.toXdr("base64")));
   const transactionEvents = applied.transactionEvents.map((e) => e.toXdr("base64"));
+  const diagnostics =
+    applied.meta.type === "v4" ? applied.meta.v4.diagnosticEvents.map((e) => e.toXdr("base64")) : [];
   const events =
     contractEvents.length === 0 && transactionEvents.length === 0
       ? undefined
@@ -67,6 +69,8 @@ function transactionInfo(record: TransactionRecord, format: XdrFormat) {
           resultMetaXdr: record.resultMetaXdr,
         }),
     ...(events === undefined ? {} : { events }),
+    // As a node with ENABLE_SOROBAN_DIAGNOSTIC_EVENTS answers: the diagnostic events of a failed invocation.
+    ...(diagnostics.length === 0 ? {} : { diagnosticEventsXdr: diagnostics }),
     ledger: record.ledger.sequence,
   };
 }

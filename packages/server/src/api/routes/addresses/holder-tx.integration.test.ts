@@ -368,9 +368,10 @@ describe("holder transactions: prepare, sign, submit", () => {
           error: "transaction_failed",
           txHash: hashOf(tx),
           resultCode: "txFailed",
-          // The devnet keeps no diagnostic events for applied transactions, so the contract error is unknown.
-          contractError: null,
-          code: null,
+          // Read from the failed transaction's diagnostic events (the devnet keeps them, as a node with
+          // ENABLE_SOROBAN_DIAGNOSTIC_EVENTS does): the registrar's #8, subnames suspended.
+          contractError: 8,
+          code: "subnames_suspended",
         },
       });
     } finally {

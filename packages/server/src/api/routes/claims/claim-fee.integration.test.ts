@@ -5,7 +5,15 @@
 import { verifyAnnounce } from "@namereg/client";
 import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
 import { AllocatorFns, applyBps, REFUND_BPS, xlmToStroops } from "@namereg/protocol";
-import { Asset, Keypair, Operation, rpc, type Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
+import {
+  Account,
+  Asset,
+  Keypair,
+  Operation,
+  rpc,
+  type Transaction,
+  TransactionBuilder,
+} from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
@@ -310,6 +318,91 @@ describe("claim fee on the demo devnet", () => {
     );
     expect(status).toBe(409);
     expect(body.error).toBe("insufficient_balance");
+  });
+});
+
+describe("a failed announce submission", () => {
+  let devnet: NamingDevnet;
+  let database: TestDatabase;
+  let app: App;
+  beforeAll(async () => {
+    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 100 });
+    database = await createTestDatabase("pglite");
+    const config = testConfig({
+      RPC_URL: devnet.rpcUrl,
+      NETWORK_PASSPHRASE: devnet.networkPassphrase,
+      ALLOCATOR_ID: devnet.contracts.allocator,
+    });
+    app = await buildApp({
+      config,
+      db: database,
+      redis: null,
+      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await devnet?.stop();
+    await database?.close();
+  });
+
+  it("reports the native token's balance error as insufficient_balance, not invalid_chain_address", async () => {
+    const wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
+    const claimant = Keypair.random();
+    expect((await fetch(`${devnet.rpcUrl}/friendbot?addr=${claimant.publicKey()}`)).status).toBe(200);
+    const server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
+    const policy = await wallet.read(
+      claimant.publicKey(),
+      devnet.contracts.allocator,
+      AllocatorFns.fee_policy,
+      {},
+    );
+    if (policy === null) throw new Error("no policy");
+    const sequence = BigInt((await server.getAccount(claimant.publicKey())).sequenceNumber());
+    const build = (at: bigint) =>
+      new TransactionBuilder(new Account(claimant.publicKey(), at.toString()), {
+        fee: "100",
+        networkPassphrase: devnet.networkPassphrase,
+      });
+    // The announce takes the sequence after next and is simulated while the fee is still covered...
+    const announce = await server.prepareTransaction(
+      build(sequence + 1n)
+        .addOperation(
+          Operation.invokeContractFunction({
+            contract: devnet.contracts.allocator,
+            function: "announce",
+            args: AllocatorFns.announce.encodeArgs({
+              claimant: claimant.publicKey(),
+              label: "drained",
+              basis: ["trademark"],
+              evidence: [],
+              fee: policy,
+            }),
+          }),
+        )
+        .setTimeout(300)
+        .build(),
+    );
+    announce.sign(claimant);
+    // ...then the claimant spends nearly everything first, so the fee transfer fails when the announce applies.
+    const spend = build(sequence)
+      .addOperation(
+        Operation.payment({ destination: treasury.publicKey(), asset: Asset.native(), amount: "9990" }),
+      )
+      .setTimeout(300)
+      .build();
+    spend.sign(claimant);
+    const submit = (tx: { toXDR(): string }) =>
+      app.inject({ method: "POST", url: "/records/submit", payload: { signedXdr: tx.toXDR() } });
+    expect((await submit(spend)).statusCode).toBe(200);
+    const failed = await submit(announce);
+    expect(failed.statusCode).toBe(409);
+    expect(failed.json()).toMatchObject({
+      error: "transaction_failed",
+      resultCode: "txFailed",
+      contractError: 10,
+      code: "insufficient_balance",
+    });
   });
 });
 
