@@ -43,6 +43,11 @@ export interface Config {
     readonly escrowAccount: string | null;
     readonly escrowSecret: string | null;
     readonly feeBps: number;
+    /** Seller bond: `bondBps` of the price, at least `bondMinXlm` whole XLM (docs/market.md). */
+    readonly bondBps: number;
+    readonly bondMinXlm: number;
+    /** First ledger the escrow watcher pages from on its first run; null: the chain head at that moment. */
+    readonly escrowStartLedger: number | null;
   };
   readonly billing: {
     readonly enabled: boolean;

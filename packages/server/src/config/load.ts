@@ -130,6 +130,9 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       escrowAccount: env.ESCROW_ACCOUNT ?? null,
       escrowSecret: env.ESCROW_SECRET ?? null,
       feeBps: env.MARKET_FEE_BPS,
+      bondBps: env.MARKET_BOND_BPS,
+      bondMinXlm: env.MARKET_BOND_MIN_XLM,
+      escrowStartLedger: env.ESCROW_START_LEDGER ?? null,
     },
     billing: {
       enabled: env.BILLING_ENABLED,

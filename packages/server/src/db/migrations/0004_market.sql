@@ -1,0 +1,96 @@
+CREATE TABLE "market_intents" (
+	"id" text PRIMARY KEY NOT NULL,
+	"listing_id" text NOT NULL,
+	"buyer" text NOT NULL,
+	"memo" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"superseded" boolean DEFAULT false NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "market_listings" (
+	"id" text PRIMARY KEY NOT NULL,
+	"namespace" text NOT NULL,
+	"node" text NOT NULL,
+	"seller" text NOT NULL,
+	"price" bigint NOT NULL,
+	"fee_bps" integer NOT NULL,
+	"bond" bigint NOT NULL,
+	"bond_memo" text NOT NULL,
+	"state" text NOT NULL,
+	"bond_payment" text,
+	"cancel_requested_at" timestamp with time zone,
+	"cancel_ledger" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"listed_at" timestamp with time zone,
+	"closed_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "market_payments" (
+	"id" text PRIMARY KEY NOT NULL,
+	"ledger" integer NOT NULL,
+	"toid" text NOT NULL,
+	"closed_at" timestamp with time zone NOT NULL,
+	"tx_hash" text NOT NULL,
+	"operation_index" integer NOT NULL,
+	"source" text NOT NULL,
+	"asset" text NOT NULL,
+	"amount" bigint NOT NULL,
+	"memo_type" text NOT NULL,
+	"memo" text,
+	"state" text NOT NULL,
+	"listing_id" text,
+	"intent_id" text,
+	"buyer" text,
+	"held" bigint,
+	"proposal_expires" bigint,
+	"verdict" text,
+	"decided_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "market_payouts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"payment_id" text NOT NULL,
+	"purpose" text NOT NULL,
+	"destination" text NOT NULL,
+	"amount" bigint NOT NULL,
+	"state" text NOT NULL,
+	"envelope" text,
+	"tx_hash" text,
+	"paid_ledger" integer,
+	"parked_reason" text,
+	"note" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "market_sales" (
+	"id" text PRIMARY KEY NOT NULL,
+	"listing_id" text NOT NULL,
+	"namespace" text NOT NULL,
+	"node" text NOT NULL,
+	"price" bigint NOT NULL,
+	"fee" bigint NOT NULL,
+	"seller" text NOT NULL,
+	"buyer" text NOT NULL,
+	"settled_at" timestamp with time zone NOT NULL,
+	"wash_flagged" boolean NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "payment_cursors" (
+	"name" text PRIMARY KEY NOT NULL,
+	"account" text NOT NULL,
+	"cursor" text,
+	"start_ledger" integer NOT NULL,
+	"polled_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "market_intents_memo_idx" ON "market_intents" USING btree ("memo");--> statement-breakpoint
+CREATE UNIQUE INDEX "market_intents_current_idx" ON "market_intents" USING btree ("listing_id","buyer") WHERE not superseded;--> statement-breakpoint
+CREATE UNIQUE INDEX "market_listings_bond_memo_idx" ON "market_listings" USING btree ("bond_memo");--> statement-breakpoint
+CREATE INDEX "market_listings_state_idx" ON "market_listings" USING btree ("state","listed_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "market_listings_open_idx" ON "market_listings" USING btree ("node") WHERE state in ('pending_bond', 'active');--> statement-breakpoint
+CREATE INDEX "market_payments_state_idx" ON "market_payments" USING btree ("state");--> statement-breakpoint
+CREATE INDEX "market_payments_listing_idx" ON "market_payments" USING btree ("listing_id");--> statement-breakpoint
+CREATE INDEX "market_payouts_state_idx" ON "market_payouts" USING btree ("state","created_at");--> statement-breakpoint
+CREATE INDEX "market_sales_node_idx" ON "market_sales" USING btree ("node","settled_at");
