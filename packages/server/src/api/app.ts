@@ -23,6 +23,7 @@ import { federationRoutes } from "./routes/federation.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { holderTxRoutes } from "./routes/holder-tx.ts";
 import { ledgerRoutes } from "./routes/ledger.ts";
+import { marketRoutes } from "./routes/market/index.ts";
 import { resolutionRoutes } from "./routes/resolution.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { subnameRoutes } from "./routes/subnames.ts";
@@ -110,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(healthRoutes, { serviceName: config.serviceName });
     const mirror = { db: deps.db, chain: deps.chain, now: deps.now ?? (() => new Date()) };
     // Routes of later areas take `{ ...mirror, config, reader: deps.reader }` and register below.
-    await app.register(statusRoutes, mirror);
+    await app.register(statusRoutes, { ...mirror, escrowWatcher: config.market.enabled });
     await app.register(ledgerRoutes, mirror);
     await app.register(archiveRoutes, mirror);
     await app.register(authRoutes, { ...mirror, config });
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(discoveryRoutes, mirror);
     await app.register(directoryRoutes, { ...mirror, config });
     await app.register(federationRoutes, { ...mirror, config });
+    await app.register(marketRoutes, { ...mirror, config });
     await app.register(claimFeeRoutes, {
       allocatorId: config.chain.contracts.allocator.id,
       reader: deps.reader,

@@ -345,9 +345,7 @@ export const marketListings = pgTable(
     uniqueIndex("market_listings_bond_memo_idx").on(t.bondMemo),
     index("market_listings_state_idx").on(t.state, t.listedAt),
     // One open listing per namespace.
-    uniqueIndex("market_listings_open_idx")
-      .on(t.node)
-      .where(sql`state in ('pending_bond', 'active')`),
+    uniqueIndex("market_listings_open_idx").on(t.node).where(sql`state in ('pending_bond', 'active')`),
   ],
 );
 
@@ -366,9 +364,7 @@ export const marketIntents = pgTable(
   (t) => [
     uniqueIndex("market_intents_memo_idx").on(t.memo),
     // The race guard: two concurrent mints for one (listing, buyer) cannot both insert (409 intent_conflict).
-    uniqueIndex("market_intents_current_idx")
-      .on(t.listingId, t.buyer)
-      .where(sql`not superseded`),
+    uniqueIndex("market_intents_current_idx").on(t.listingId, t.buyer).where(sql`not superseded`),
   ],
 );
 
@@ -403,7 +399,10 @@ export const marketPayments = pgTable(
     verdict: text("verdict"),
     decidedAt: tz("decided_at"),
   },
-  (t) => [index("market_payments_state_idx").on(t.state), index("market_payments_listing_idx").on(t.listingId)],
+  (t) => [
+    index("market_payments_state_idx").on(t.state),
+    index("market_payments_listing_idx").on(t.listingId),
+  ],
 );
 
 /**

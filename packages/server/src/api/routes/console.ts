@@ -10,6 +10,7 @@ import { consoleAnnounceRoutes } from "./claims/console-announce.ts";
 import type { ConsoleContext } from "./console-context.ts";
 import { consolePolicyRoutes } from "./console-policy.ts";
 import { consoleProfileRoutes } from "./console-profile.ts";
+import { consoleListingRoutes } from "./market/console-listings.ts";
 
 export interface ConsoleRouteOptions {
   readonly db: Database;
@@ -36,4 +37,5 @@ export const consoleRoutes: FastifyPluginAsyncZod<ConsoleRouteOptions> = async (
     ...context,
     allocatorId: options.config.chain.contracts.allocator.id,
   });
+  await app.register(consoleListingRoutes, { ...context, config: options.config });
 };

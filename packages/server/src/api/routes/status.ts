@@ -12,6 +12,7 @@ import {
   observeLiveHead,
   readSnapshotOrNull,
 } from "../chain-head.ts";
+import { EscrowComponent, escrowComponent } from "./market/escrow-status.ts";
 
 /** The spec names this component only as "the service RPC" and says it is reported under that name. */
 export const RPC_COMPONENT = "the service RPC" as const;
@@ -36,7 +37,9 @@ const IndexerComponent = z.object({
 
 const StatusResponse = z.object({
   ledger: Ledger.nullable(),
-  components: z.array(z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent])),
+  components: z.array(
+    z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent, EscrowComponent]),
+  ),
 });
 
 type IndexerState = z.infer<typeof IndexerComponent>;
@@ -45,9 +48,14 @@ export interface StatusRouteOptions {
   readonly db: Database;
   readonly chain: ChainHeadSource | undefined;
   readonly now: () => Date;
+  /** Report the Escrow watcher (the marketplace is enabled). */
+  readonly escrowWatcher?: boolean;
 }
 
-export const statusRoutes: FastifyPluginAsyncZod<StatusRouteOptions> = async (app, { db, chain, now }) => {
+export const statusRoutes: FastifyPluginAsyncZod<StatusRouteOptions> = async (
+  app,
+  { db, chain, now, escrowWatcher },
+) => {
   app.get("/v1/status", { schema: { response: { 200: StatusResponse } } }, async (request, reply) => {
     noStore(reply);
     const [healthy, live, snapshot] = await Promise.all([
@@ -65,6 +73,7 @@ export const statusRoutes: FastifyPluginAsyncZod<StatusRouteOptions> = async (ap
         indexerComponent(snapshot, live, now()),
       ],
     };
+    if (escrowWatcher === true) status.components.push(await escrowComponent(db.reader, now()));
     return status;
   });
 };

@@ -1,0 +1,24 @@
+// Spec §4.4: with the marketplace off, every marketplace route answers 409 market_disabled, before any input check.
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../../../config/index.ts";
+import { ApiError } from "../../errors.ts";
+
+export interface EnabledMarket {
+  readonly escrowAccount: string;
+  readonly feeBps: number;
+  readonly bondBps: number;
+  readonly bondMinXlm: number;
+}
+
+/** The marketplace's settings when it is on, else null. */
+export function enabledMarket(config: Config): EnabledMarket | null {
+  const m = config.market;
+  if (!m.enabled || m.escrowAccount === null) return null;
+  return { escrowAccount: m.escrowAccount, feeBps: m.feeBps, bondBps: m.bondBps, bondMinXlm: m.bondMinXlm };
+}
+
+export function refuseWhenDisabled(app: FastifyInstance, market: EnabledMarket | null): void {
+  app.addHook("onRequest", async () => {
+    if (market === null) throw new ApiError("market_disabled");
+  });
+}
