@@ -48,6 +48,8 @@ export interface Config {
     readonly bondMinXlm: number;
     /** First ledger the escrow watcher pages from on its first run; null: the chain head at that moment. */
     readonly escrowStartLedger: number | null;
+    /** Pause between escrow watcher passes. */
+    readonly escrowPollMs: number;
   };
   readonly billing: {
     readonly enabled: boolean;

@@ -150,6 +150,7 @@ const envShape = {
   MARKET_BOND_BPS: variable(integer(0, 10_000).default(1000)),
   MARKET_BOND_MIN_XLM: variable(integer(0, 1_000_000_000).default(10)),
   ESCROW_START_LEDGER: variable(ledger().optional()),
+  ESCROW_POLL_MS: variable(integer(10, 600_000).default(2000)),
   BILLING_ENABLED: variable(boolean().default(false)),
   BILLING_ACCOUNT: variable(accountId().optional()),
   BILLING_GRACE_UNTIL: variable(isoDate().optional()),

@@ -133,6 +133,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       bondBps: env.MARKET_BOND_BPS,
       bondMinXlm: env.MARKET_BOND_MIN_XLM,
       escrowStartLedger: env.ESCROW_START_LEDGER ?? null,
+      escrowPollMs: env.ESCROW_POLL_MS,
     },
     billing: {
       enabled: env.BILLING_ENABLED,

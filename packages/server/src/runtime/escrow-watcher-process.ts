@@ -50,7 +50,7 @@ export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promi
     });
     logger.info({ escrow: market.escrowAccount }, "escrow watcher active");
     await watcher.run(stop, {
-      pollMs: opts.pollMs ?? 2000,
+      pollMs: opts.pollMs ?? market.escrowPollMs,
       onError: (err) => logger.error({ err }, "escrow watcher pass failed; retrying"),
     });
     if (lock.lost.aborted) logger.error("the escrow watcher lost its lock; stopped");
