@@ -47,6 +47,8 @@ export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promi
       escrow: Keypair.fromSecret(market.escrowSecret),
       registryId,
       startLedger: market.escrowStartLedger,
+      // Between getTransaction polls of a sent payout: a ledger closes every few seconds on a real network.
+      settle: () => new Promise((r) => setTimeout(r, Math.min(opts.pollMs ?? market.escrowPollMs, 1000))),
     });
     logger.info({ escrow: market.escrowAccount }, "escrow watcher active");
     await watcher.run(stop, {

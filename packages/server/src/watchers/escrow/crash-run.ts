@@ -351,7 +351,7 @@ export async function runCrashFlows(options: CrashRunOptions): Promise<CrashRunF
 
     // Let the last watcher (never killed again) read up to here and finish everything owed.
     const lastLedger = devnet.chain.latest.sequence;
-    const deadline = Date.now() + 180_000;
+    const deadline = Date.now() + 600_000;
     for (;;) {
       const [cursorRow] = await db
         .select()
