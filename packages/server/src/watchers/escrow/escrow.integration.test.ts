@@ -291,6 +291,30 @@ describe("the marketplace deposit intent (spec 3.4) on the devnet", () => {
     expect(await delta(second.buyer.publicKey(), () => h.sync())).toBe(xlm(PRICE) + BOND);
   });
 
+  for (const point of ["signed", "sent"] as const) {
+    it(`a crash after the envelope is ${point} re-uses that envelope: the refund is paid once`, async () => {
+      const { buyer, listingId } = await listed();
+      const memo = await memoFor(listingId, buyer);
+      const early = await h.pay(buyer, PRICE, memo);
+      await runUntilIdle(h.indexer);
+      const crashing = h.watcher({
+        checkpoint: async (at) => {
+          if (at === point) throw new Error(`crash at ${at}`);
+        },
+      });
+      const before = await h.balance(buyer.publicKey());
+      await expect(crashing.runOnce()).rejects.toThrow(`crash at ${point}`);
+      const [stored] = await payoutsOf(h, early.hash);
+      expect(stored?.state).toBe("signed");
+      const hash = stored?.txHash;
+      h.devnet.closeLedger();
+      await h.sync();
+      const [after] = await payoutsOf(h, early.hash);
+      expect(after).toMatchObject({ state: "paid", txHash: hash });
+      expect((await h.balance(buyer.publicKey())) - before).toBe(xlm(PRICE));
+    });
+  }
+
   it("history: 400 invalid_node unless 64 hex; the Escrow watcher component reports its cursor and parked payouts", async () => {
     const bad = await h.app.inject({ url: "/v1/market/history/abc" });
     expect(bad.statusCode).toBe(400);
