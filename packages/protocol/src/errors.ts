@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   // Not in §7 either: the account that must pay (a claim fee) lacks the XLM; the native token's own error #10,
   // which must not surface as the naming contracts' #10 (invalid_chain_address).
   insufficient_balance: 409,
+  // Not in §7: a console listing for a namespace that already has an open listing (docs/market.md).
+  listing_exists: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,6 +2,7 @@
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
+import { escrowCommand } from "./runtime/escrow-cli.ts";
 
 const USAGE = `usage: namereg <command>
 
@@ -10,6 +11,7 @@ const USAGE = `usage: namereg <command>
   serve     API only (several replicas may run against one database)
   index     indexer only (one active writer per database; others wait as standbys)
   migrate   apply database migrations and exit
+  escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
   devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
 
 Configuration comes from the environment: see docs/configuration.md.`;
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   index: () => indexCommand(),
   migrate: () => migrateCommand(),
   devnet: () => runDevnetCli(rest),
+  escrow: () => escrowCommand(rest),
 };
 
 async function main(): Promise<void> {

@@ -16,6 +16,8 @@ export const DEMO_ROLES = [
   "contested",
   "objector",
   "winner",
+  // The marketplace escrow of `namereg dev` (its secret is the service's ESCROW_SECRET there).
+  "escrow",
 ] as const;
 
 export type DemoRole = (typeof DEMO_ROLES)[number];

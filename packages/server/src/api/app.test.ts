@@ -112,7 +112,7 @@ describe("errors", () => {
       async (request) => ({ limit: request.query.limit }),
     );
     app.get(
-      "/v1/market/history/:node",
+      "/v1/fixture-history/:node",
       {
         schema: { params: z.object({ node: z.string().regex(/^[0-9a-f]{64}$/) }) },
         config: { validationCode: "invalid_node" },
@@ -178,7 +178,7 @@ describe("errors", () => {
   });
 
   it("lets a route name its own code for invalid input", async () => {
-    const node = await app.inject({ url: "/v1/market/history/xyz" });
+    const node = await app.inject({ url: "/v1/fixture-history/xyz" });
     expect(node.statusCode).toBe(400);
     expect(node.json()).toEqual({ error: "invalid_node", detail: expect.stringMatching(/^node: /) });
 

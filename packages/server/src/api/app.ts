@@ -27,6 +27,11 @@ import { consoleProfileRoutes } from "./routes/console/profile.ts";
 import { directoryRoutes } from "./routes/directory/directory.ts";
 import { discoveryRoutes } from "./routes/discovery/discovery.ts";
 import { federationRoutes } from "./routes/federation/federation.ts";
+import { consoleListingRoutes } from "./routes/market/console-listings.ts";
+import { historyRoutes } from "./routes/market/history.ts";
+import { intentRoutes } from "./routes/market/intent.ts";
+import { listingRoutes } from "./routes/market/listings.ts";
+import { marketRouteOptions, refuseWhenDisabled } from "./routes/market/market-enabled.ts";
 import { resolutionRoutes } from "./routes/resolution/resolution.ts";
 import { healthRoutes } from "./routes/status/health.ts";
 import { ledgerRoutes } from "./routes/status/ledger.ts";
@@ -127,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(consolePolicyRoutes, context);
       await scope.register(consoleProfileRoutes, context);
       await scope.register(consoleAnnounceRoutes, { ...context, config });
+      await scope.register(consoleListingRoutes, { ...context, config });
     });
     await app.register(subnameRoutes, routeDeps);
     await app.register(chainAddressRoutes, routeDeps);
@@ -137,6 +143,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(federationRoutes, routeDeps);
     await app.register(allocationRoutes, routeDeps);
     await app.register(claimFeeRoutes, routeDeps);
+    // The marketplace's public routes share one scope, which answers 409 market_disabled while it is off.
+    await app.register(async (scope) => {
+      const market = marketRouteOptions(routeDeps);
+      refuseWhenDisabled(scope, market.market);
+      await scope.register(listingRoutes, market);
+      await scope.register(intentRoutes, market);
+      await scope.register(historyRoutes, market);
+    });
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

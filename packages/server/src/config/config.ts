@@ -43,6 +43,13 @@ export interface Config {
     readonly escrowAccount: string | null;
     readonly escrowSecret: string | null;
     readonly feeBps: number;
+    /** Seller bond: `bondBps` of the price, at least `bondMinXlm` whole XLM (docs/market.md). */
+    readonly bondBps: number;
+    readonly bondMinXlm: number;
+    /** First ledger the escrow watcher pages from on its first run; null: the chain head at that moment. */
+    readonly escrowStartLedger: number | null;
+    /** Pause between escrow watcher passes. */
+    readonly escrowPollMs: number;
   };
   readonly billing: {
     readonly enabled: boolean;

@@ -130,6 +130,10 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       escrowAccount: env.ESCROW_ACCOUNT ?? null,
       escrowSecret: env.ESCROW_SECRET ?? null,
       feeBps: env.MARKET_FEE_BPS,
+      bondBps: env.MARKET_BOND_BPS,
+      bondMinXlm: env.MARKET_BOND_MIN_XLM,
+      escrowStartLedger: env.ESCROW_START_LEDGER ?? null,
+      escrowPollMs: env.ESCROW_POLL_MS,
     },
     billing: {
       enabled: env.BILLING_ENABLED,

@@ -2,7 +2,7 @@
 // down cleanly on SIGINT/SIGTERM (in-flight requests drain, the indexer finishes its batch, the lock is freed).
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { demoKeypair, describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { type Logger, pino } from "pino";
 import { coalescedHead } from "../api/chain-head.ts";
 import { type App, buildApp } from "../api/index.ts";
@@ -11,8 +11,10 @@ import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
+import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
 import { seedDemo } from "./seed-demo.ts";
+import { seedDemoListing } from "./seed-demo-market.ts";
 
 export interface Runtime {
   config: Config;
@@ -97,10 +99,17 @@ export async function startCommand(
   const { app, url } = await startApi(rt);
   rt.logger.info({ url }, "API listening");
   const indexing = runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+  const escrow = runEscrowWatcherProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+  });
   // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
   await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");
   await indexing;
+  await escrow;
   await app.close();
   await rt.database.close();
 }
@@ -123,6 +132,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     NETWORK_PASSPHRASE: devnet.networkPassphrase,
     LOG_LEVEL: env.LOG_LEVEL ?? "warn",
     ...contractEnv(devnet),
+    ...marketEnv(devnet),
   };
   try {
     await startCommand(devEnv, "dev", async (url) => {
@@ -134,6 +144,11 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         console.error(
           `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
         );
+      }
+      try {
+        await seedDemoListing({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
       }
       console.log(banner(url, devnet));
     });
@@ -158,6 +173,18 @@ export function contractEnv(devnet: NamingDevnet): Env {
   };
 }
 
+/** The demo marketplace: on, escrowed by the demo `escrow` account, 250 bps fee. */
+function marketEnv(devnet: NamingDevnet): Env {
+  const escrow = demoKeypair("escrow");
+  return {
+    MARKET_ENABLED: "true",
+    ESCROW_ACCOUNT: escrow.publicKey(),
+    ESCROW_SECRET: escrow.secret(),
+    MARKET_FEE_BPS: "250",
+    ESCROW_START_LEDGER: String(devnet.chain.latest.sequence),
+  };
+}
+
 function banner(apiUrl: string, devnet: NamingDevnet): string {
   const api = apiUrl.replace("[::1]", "localhost");
   return [
@@ -170,6 +197,7 @@ function banner(apiUrl: string, devnet: NamingDevnet): string {
     `  curl ${api}/v1/status`,
     `  curl ${api}/v1/resolve/acme/alice`,
     `  curl ${api}/v1/events?namespace=acme`,
+    `  curl ${api}/v1/market/listings`,
     "",
     "Ctrl-C stops everything.",
   ].join("\n");

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
+import { EscrowComponent, escrowComponent } from "../../../market/escrow-status.ts";
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
@@ -30,14 +31,16 @@ const IndexerComponent = z.object({
 
 const StatusResponse = z.object({
   ledger: Ledger.nullable(),
-  components: z.array(z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent])),
+  components: z.array(
+    z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent, EscrowComponent]),
+  ),
 });
 
 type IndexerState = z.infer<typeof IndexerComponent>;
 
-export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" | "now">> = async (
+export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" | "now" | "config">> = async (
   app,
-  { db, chain, now },
+  { db, chain, now, config },
 ) => {
   app.get("/v1/status", { schema: { response: { 200: StatusResponse } } }, async (request, reply) => {
     noStore(reply);
@@ -56,6 +59,7 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         indexerComponent(snapshot, live, now()),
       ],
     };
+    if (config.market.enabled) status.components.push(await escrowComponent(db.replica, now()));
     return status;
   });
 };

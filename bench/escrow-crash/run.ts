@@ -1,0 +1,22 @@
+// 100 seeded market flows (mixed accept, cancel, re-aim, sale elsewhere, expiry, under/over payment, payment
+// before the proposal) while the escrow watcher process is SIGKILLed at random moments and restarted; prints the
+// figures. Needs PostgreSQL on 127.0.0.1 (TEST_POSTGRES_URL). Usage: npx node bench/escrow-crash/run.ts [flows] [seed]
+import { runCrashFlows } from "@namereg/server/testing";
+
+const flows = Number(process.argv[2] ?? 100);
+const seed = Number(process.argv[3] ?? 1);
+const figures = await runCrashFlows({
+  flows,
+  seed,
+  concurrency: 10,
+  log: (line) => process.stderr.write(`${line}\n`),
+});
+console.log(JSON.stringify(figures, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+const ok =
+  figures.balanceMismatches.length === 0 &&
+  figures.obligationsPaidTwice === 0 &&
+  figures.strayEscrowTransactions === 0 &&
+  figures.reconcileOk &&
+  figures.floatError === 0n;
+console.log(ok ? "exactly once: held" : "exactly once: BROKEN");
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,156 @@
+// The seller's side (console, namespace owner only, like the policy routes): list a namespace for sale and get
+// the bond's payment instructions; cancel a listing. The escrow watcher does the money: a listing turns active
+// when it sees the bond, and a cancel is settled by it (bond back, or with a funded deposit the deposit refunded
+// and the bond slashed to that buyer) once the indexer has passed the ledger of the cancel.
+import { randomUUID } from "node:crypto";
+import { namespaceNode, stroopsToXlm, xlmToStroops } from "@namereg/protocol";
+import { and, eq } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { Config } from "../../../config/index.ts";
+import { marketListings } from "../../../db/tables.ts";
+import { bondFor, newHashMemo } from "../../../market/terms.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../console/context.ts";
+import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
+
+const PriceXlm = z
+  .string({ error: "is required" })
+  .regex(/^\d{1,12}(\.\d{1,7})?$/, "must be a positive XLM amount with at most 7 decimals")
+  .refine((v) => xlmToStroops(v) > 0n, "must be more than 0");
+
+const CreateBody = z.strictObject({ namespace: NamespaceField, priceXlm: PriceXlm });
+
+const ListingState = z.object({
+  id: z.string(),
+  namespace: z.string(),
+  node: z.string(),
+  priceXlm: z.string(),
+  feeBps: z.number().int(),
+  state: z.string(),
+});
+
+const CreateResponse = z.object({
+  listing: ListingState,
+  bond: z.object({
+    to: z.string(),
+    asset: z.literal("native"),
+    amountXlm: z.string(),
+    memoType: z.literal("hash"),
+    memoHash: z.string(),
+    note: z.string(),
+  }),
+});
+
+type Row = typeof marketListings.$inferSelect;
+
+function view(row: Row) {
+  return {
+    id: row.id,
+    namespace: row.namespace,
+    node: row.node,
+    priceXlm: stroopsToXlm(row.price),
+    feeBps: row.feeBps,
+    state: row.cancelRequestedAt !== null && row.state === "active" ? "cancelling" : row.state,
+  };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
+  app,
+  { db, guard, chainClient, now, config },
+) => {
+  const market = enabledMarket(config);
+  refuseWhenDisabled(app, market);
+
+  app.post(
+    "/console/market/listings",
+    { schema: { body: CreateBody, response: { 201: CreateResponse } } },
+    async (request, reply) => {
+      noStore(reply);
+      const { namespace, priceXlm } = request.body;
+      const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
+      if (market === null) throw new ApiError("market_disabled");
+      const price = xlmToStroops(priceXlm);
+      const bond = bondFor(price, market);
+      const row: typeof marketListings.$inferInsert = {
+        id: randomUUID(),
+        namespace,
+        node: namespaceNode(namespace),
+        seller: owner.session.account,
+        price,
+        feeBps: market.feeBps,
+        bond,
+        bondMemo: newHashMemo(),
+        state: "pending_bond",
+        createdAt: now(),
+      };
+      try {
+        await db.db.insert(marketListings).values(row);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new ApiError("listing_exists", { namespace });
+        throw err;
+      }
+      const [stored] = await db.db.select().from(marketListings).where(eq(marketListings.id, row.id));
+      if (stored === undefined) throw new Error("listing vanished after insert");
+      const amountXlm = stroopsToXlm(bond);
+      reply.code(201);
+      return {
+        listing: view(stored),
+        bond: {
+          to: market.escrowAccount,
+          asset: "native" as const,
+          amountXlm,
+          memoType: "hash" as const,
+          memoHash: row.bondMemo,
+          note: `Pay ${amountXlm} XLM in one payment to the escrow with this hash memo; the listing turns active when the escrow sees it. The bond comes back after a sale or a cancel without a funded deposit, and is paid to a funded buyer if you back out.`,
+        },
+      };
+    },
+  );
+
+  app.post(
+    "/console/market/listings/:id/cancel",
+    {
+      schema: {
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: z.object({ ok: z.literal(true), listing: ListingState }) },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const [listing] = await db.db
+        .select()
+        .from(marketListings)
+        .where(eq(marketListings.id, request.params.id));
+      if (listing === undefined) throw new ApiError("not_found", { id: request.params.id });
+      await guard.requireNamespaceOwner(request, sessionOf(request), listing.namespace);
+      if (listing.state === "pending_bond") {
+        await db.db
+          .update(marketListings)
+          .set({ state: "closed", closedAt: now() })
+          .where(and(eq(marketListings.id, listing.id), eq(marketListings.state, "pending_bond")));
+      } else if (listing.state === "active" && listing.cancelRequestedAt === null) {
+        // The watcher settles the cancel only once the indexer has processed this ledger, so an acceptance that
+        // happened before the cancel is never mistaken for a backed-out sale.
+        const head = await chainOf(chainClient).head();
+        await db.db
+          .update(marketListings)
+          .set({ cancelRequestedAt: now(), cancelLedger: head.sequence })
+          .where(and(eq(marketListings.id, listing.id), eq(marketListings.state, "active")));
+      } else if (listing.cancelRequestedAt === null) {
+        throw new ApiError("listing_not_active", { id: listing.id });
+      }
+      const [after] = await db.db.select().from(marketListings).where(eq(marketListings.id, listing.id));
+      if (after === undefined) throw new Error("listing vanished");
+      return { ok: true as const, listing: view(after) };
+    },
+  );
+};

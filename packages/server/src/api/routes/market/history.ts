@@ -1,0 +1,52 @@
+// GET /v1/market/history/{node} (spec §2.8, §4.4): escrow-settled sales, newest first, at most 50, wash-flagged
+// sales left out (docs/market.md). Every sale here was settled by the escrow, hence the badge `escrow`.
+import { stroopsToXlm } from "@namereg/protocol";
+import { and, desc, eq } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { marketSales } from "../../../db/tables.ts";
+import { ApiError } from "../../errors.ts";
+import type { MarketRouteOptions } from "./market-enabled.ts";
+
+export const MAX_SALES = 50;
+export const SALE_BADGE = "escrow";
+
+const Sale = z.object({
+  namespace: z.string(),
+  priceXlm: z.string(),
+  seller: z.string(),
+  buyer: z.string(),
+  settledAt: z.iso.datetime(),
+  badge: z.string(),
+});
+
+const HistoryResponse = z.object({ node: z.string(), sales: z.array(Sale) });
+
+export const historyRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db }) => {
+  app.get(
+    "/v1/market/history/:node",
+    { schema: { params: z.object({ node: z.string() }), response: { 200: HistoryResponse } } },
+    async (request) => {
+      const node = request.params.node.toLowerCase();
+      if (!/^[0-9a-f]{64}$/.test(node))
+        throw new ApiError("invalid_node", { detail: "node: 64 hex characters" });
+      const rows = await db.replica
+        .select()
+        .from(marketSales)
+        .where(and(eq(marketSales.node, node), eq(marketSales.washFlagged, false)))
+        .orderBy(desc(marketSales.settledAt), desc(marketSales.id))
+        .limit(MAX_SALES);
+      return {
+        node,
+        sales: rows.map((s) => ({
+          namespace: s.namespace,
+          priceXlm: stroopsToXlm(s.price),
+          seller: s.seller,
+          buyer: s.buyer,
+          settledAt: s.settledAt.toISOString(),
+          badge: SALE_BADGE,
+        })),
+      };
+    },
+  );
+};

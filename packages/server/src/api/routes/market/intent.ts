@@ -1,0 +1,142 @@
+// POST /v1/market/listings/{id}/intent (spec §2.8, §3.4, §4.4): a buyer's deposit intent, no session needed.
+// The same unexpired (listing, buyer) gets the same intent back; an expired one is rotated to a fresh memo (the
+// old row is kept, superseded, so a late payment on it is still recognised and refunded). Two mints racing for
+// one (listing, buyer) meet the partial unique index: the loser answers 409 intent_conflict (retry).
+import { randomUUID } from "node:crypto";
+import { isAccountId, stroopsToXlm } from "@namereg/protocol";
+import { and, eq, isNull } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { marketIntents, marketListings } from "../../../db/tables.ts";
+import { INTENT_LIFETIME_MS, newHashMemo } from "../../../market/terms.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import type { MarketRouteOptions } from "./market-enabled.ts";
+
+const IntentResponse = z.object({
+  intent: z.object({ id: z.string(), expiresAt: z.iso.datetime() }),
+  pay: z.object({
+    to: z.string(),
+    asset: z.literal("native"),
+    amountXlm: z.string(),
+    memoType: z.literal("hash"),
+    memoHash: z.string(),
+    note: z.string(),
+  }),
+  settlement: z.object({ node: z.string(), seller: z.string(), steps: z.array(z.string()) }),
+});
+
+type Intent = typeof marketIntents.$inferSelect;
+
+/** PostgreSQL's unique_violation, wherever the driver or Drizzle put it in the cause chain. */
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
+  app,
+  { db, market, now, intentPerMinute },
+) => {
+  // On top of the global limit, counted apart from it.
+  const intentLimit = app.rateLimit({
+    max: intentPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `intent:${request.ip}`,
+  });
+  app.post(
+    "/v1/market/listings/:id/intent",
+    {
+      onRequest: intentLimit,
+      schema: {
+        params: z.object({ id: z.string().max(64) }),
+        body: z.object({ account: z.string().max(128) }),
+        response: { 200: IntentResponse },
+      },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      const { account } = request.body;
+      if (!isAccountId(account))
+        throw new ApiError("invalid_account", { detail: "account: a G… public key" });
+      const [listing] = await db.db
+        .select()
+        .from(marketListings)
+        .where(
+          and(
+            eq(marketListings.id, request.params.id),
+            eq(marketListings.state, "active"),
+            isNull(marketListings.cancelRequestedAt),
+          ),
+        );
+      if (listing === undefined) throw new ApiError("listing_not_active", { id: request.params.id });
+      const intent = await currentIntent(listing.id, account);
+      const escrow = market?.escrowAccount ?? "";
+      const amountXlm = stroopsToXlm(listing.price);
+      return {
+        intent: { id: intent.id, expiresAt: intent.expiresAt.toISOString() },
+        pay: {
+          to: escrow,
+          asset: "native" as const,
+          amountXlm,
+          memoType: "hash" as const,
+          memoHash: intent.memo,
+          note: `Pay exactly ${amountXlm} XLM in one payment from ${account} with this hash memo, only once the seller's transfer proposal to you is live; anything else is refunded to the sender.`,
+        },
+        settlement: {
+          node: listing.node,
+          seller: listing.seller,
+          steps: [
+            `1. The seller proposes the transfer of ${listing.namespace} to ${account} on the registry (propose_transfer).`,
+            `2. You pay exactly ${amountXlm} XLM (native) in one payment to ${escrow} with hash memo ${intent.memo}, from ${account}.`,
+            `3. You accept the transfer (accept_transfer); the escrow then pays the seller the price less ${listing.feeBps} bps.`,
+          ],
+        },
+      };
+    },
+  );
+
+  async function currentIntent(listingId: string, buyer: string): Promise<Intent> {
+    const at = now();
+    try {
+      return await db.db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select()
+          .from(marketIntents)
+          .where(
+            and(
+              eq(marketIntents.listingId, listingId),
+              eq(marketIntents.buyer, buyer),
+              eq(marketIntents.superseded, false),
+            ),
+          );
+        if (existing !== undefined && existing.expiresAt.getTime() > at.getTime()) return existing;
+        if (existing !== undefined) {
+          const rotated = await tx
+            .update(marketIntents)
+            .set({ superseded: true })
+            .where(and(eq(marketIntents.id, existing.id), eq(marketIntents.superseded, false)))
+            .returning({ id: marketIntents.id });
+          if (rotated.length === 0) throw new ApiError("intent_conflict");
+        }
+        const fresh: Intent = {
+          id: randomUUID(),
+          listingId,
+          buyer,
+          memo: newHashMemo(),
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + INTENT_LIFETIME_MS),
+          superseded: false,
+        };
+        await tx.insert(marketIntents).values(fresh);
+        return fresh;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err))
+        throw new ApiError("intent_conflict", { detail: "a concurrent request won; retry" });
+      throw err;
+    }
+  }
+};

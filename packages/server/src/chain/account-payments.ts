@@ -1,0 +1,179 @@
+// The payments one account receives, read from the chain's transactions (getTransactions) from a durable cursor.
+// A real Stellar RPC's getTransactions has no account filter, so this pages every transaction and keeps the
+// payment operations whose destination is the account. Shared by the escrow watcher and the billing watcher:
+// each consumer names its own cursor row (`payment_cursors`) and stores the payments it takes in the same
+// database transaction that advances the cursor, so a crash neither loses nor repeats a payment.
+
+import { xlmToStroops } from "@namereg/protocol";
+import {
+  type Asset,
+  type FeeBumpTransaction,
+  rpc,
+  StrKey,
+  type Transaction,
+  TransactionBuilder,
+} from "@stellar/stellar-sdk";
+import { eq } from "drizzle-orm";
+import { paymentCursors } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+
+export interface AccountPayment {
+  /** `txHash:operationIndex`: unique per payment. */
+  readonly id: string;
+  readonly ledger: number;
+  /** TOID of the transaction, 19 digits zero-padded: sorts in chain order against event ids (`%019d-%010d`). */
+  readonly toid: string;
+  readonly closedAt: Date;
+  readonly txHash: string;
+  readonly operationIndex: number;
+  /** The paying account (the operation's source, else the transaction's; a muxed source as its G account). */
+  readonly source: string;
+  /** `native` or `CODE:ISSUER`. */
+  readonly asset: string;
+  /** Base units (stroops for XLM). */
+  readonly amount: bigint;
+  readonly memoType: "none" | "text" | "id" | "hash" | "return";
+  /** Hash and return memos as 64 lower-case hex; text as text; id as a decimal string. */
+  readonly memo: string | null;
+}
+
+export interface PaymentsPage {
+  readonly payments: AccountPayment[];
+  /** Cursor to continue from (store it with the payments). */
+  readonly cursor: string;
+  /** True when the page reached the RPC's latest ledger (nothing more to read now). */
+  readonly atHead: boolean;
+  readonly latestLedger: number;
+}
+
+export interface AccountPaymentsSource {
+  readonly server: rpc.Server;
+  readonly networkPassphrase: string;
+  readonly account: string;
+  /** Transactions per getTransactions request (max 200 on a real RPC). */
+  readonly pageSize?: number;
+}
+
+const TX_SHIFT = 12n;
+
+export function txToid(ledger: number, applicationOrder: number): string {
+  return ((BigInt(ledger) << 32n) | (BigInt(applicationOrder) << TX_SHIFT)).toString().padStart(19, "0");
+}
+
+/** G account of a G or M address. */
+export function baseAccount(address: string): string {
+  if (StrKey.isValidMed25519PublicKey(address)) {
+    return StrKey.encodeEd25519PublicKey(StrKey.decodeMed25519PublicKey(address).subarray(0, 32));
+  }
+  return address;
+}
+
+function assetName(asset: Asset): string {
+  return asset.isNative() ? "native" : `${asset.getCode()}:${asset.getIssuer()}`;
+}
+
+function memoOf(tx: Transaction): Pick<AccountPayment, "memoType" | "memo"> {
+  const memo = tx.memo;
+  switch (memo.type) {
+    case "hash":
+    case "return":
+      return { memoType: memo.type, memo: Buffer.from(memo.value as Buffer).toString("hex") };
+    case "text":
+      return { memoType: "text", memo: Buffer.from(memo.value as Buffer | string).toString("utf8") };
+    case "id":
+      return { memoType: "id", memo: String(memo.value) };
+    default:
+      return { memoType: "none", memo: null };
+  }
+}
+
+/** The payments to `account` in one transaction of a getTransactions page (successful transactions only). */
+export function paymentsIn(
+  info: rpc.Api.TransactionInfo,
+  account: string,
+  networkPassphrase: string,
+): AccountPayment[] {
+  if (info.status !== rpc.Api.GetTransactionStatus.SUCCESS) return [];
+  const parsed = TransactionBuilder.fromXDR(info.envelopeXdr, networkPassphrase) as
+    | Transaction
+    | FeeBumpTransaction;
+  const tx = "innerTransaction" in parsed ? parsed.innerTransaction : parsed;
+  const memo = memoOf(tx);
+  const out: AccountPayment[] = [];
+  tx.operations.forEach((op, index) => {
+    if (op.type !== "payment") return;
+    if (baseAccount(op.destination) !== account) return;
+    out.push({
+      id: `${info.txHash}:${index}`,
+      ledger: info.ledger,
+      toid: txToid(info.ledger, info.applicationOrder),
+      closedAt: new Date(info.createdAt * 1000),
+      txHash: info.txHash,
+      operationIndex: index,
+      source: baseAccount(op.source ?? tx.source),
+      asset: assetName(op.asset),
+      amount: xlmToStroops(op.amount),
+      ...memo,
+    });
+  });
+  return out;
+}
+
+/** One page of payments to the account after `cursor` (or from `startLedger` when there is no cursor yet). */
+export async function readPaymentsPage(
+  source: AccountPaymentsSource,
+  from: { cursor: string | null; startLedger: number },
+): Promise<PaymentsPage> {
+  const limit = source.pageSize ?? 200;
+  const response =
+    from.cursor === null
+      ? await source.server.getTransactions({ startLedger: from.startLedger, pagination: { limit } })
+      : await source.server.getTransactions({ pagination: { cursor: from.cursor, limit } });
+  const payments = response.transactions.flatMap((info) =>
+    paymentsIn(info, source.account, source.networkPassphrase),
+  );
+  return {
+    payments,
+    cursor: response.cursor,
+    atHead: response.transactions.length < limit,
+    latestLedger: response.latestLedger,
+  };
+}
+
+export interface StoredCursor {
+  readonly cursor: string | null;
+  readonly startLedger: number;
+  readonly polledAt: Date | null;
+}
+
+/** The consumer's cursor; created at `startLedger` on first use. */
+export async function loadPaymentCursor(
+  db: Db,
+  name: string,
+  account: string,
+  startLedger: () => Promise<number>,
+): Promise<StoredCursor> {
+  const [row] = await db.select().from(paymentCursors).where(eq(paymentCursors.name, name));
+  if (row !== undefined) {
+    if (row.account !== account) {
+      throw new Error(`payment cursor ${name} follows ${row.account}, not ${account}; reset it deliberately`);
+    }
+    return row;
+  }
+  const start = await startLedger();
+  await db
+    .insert(paymentCursors)
+    .values({ name, account, cursor: null, startLedger: start })
+    .onConflictDoNothing();
+  return loadPaymentCursor(db, name, account, startLedger);
+}
+
+/** Advances the cursor; call inside the transaction that stores the page's payments. */
+export async function savePaymentCursor(db: Db, name: string, cursor: string, polledAt: Date): Promise<void> {
+  await db.update(paymentCursors).set({ cursor, polledAt }).where(eq(paymentCursors.name, name));
+}
+
+/** Marks a completed poll that found nothing new (the status's cursor age counts empty polls). */
+export async function touchPaymentCursor(db: Db, name: string, polledAt: Date): Promise<void> {
+  await db.update(paymentCursors).set({ polledAt }).where(eq(paymentCursors.name, name));
+}

@@ -1,0 +1,57 @@
+// The `Escrow watcher` status component (spec §2.6, §4.3 rule 3): `cursorAgeSeconds` since the last completed
+// poll (empty polls count), `parkedPayouts` waiting for the operator. Unknown before the first poll; degraded
+// while anything is parked; lagging, then down, as the cursor ages.
+import { count, eq } from "drizzle-orm";
+import { z } from "zod";
+import { marketPayments, marketPayouts, paymentCursors } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+
+/** A pass every few seconds: a minute without one is late, two minutes is dead (the indexer's staleness limit). */
+/** The escrow watcher's row in payment_cursors. */
+export const ESCROW_CURSOR = "escrow";
+
+export const ESCROW_LAGGING_SECONDS = 60;
+export const ESCROW_DOWN_SECONDS = 120;
+
+export const EscrowComponent = z.object({
+  name: z.literal("Escrow watcher"),
+  state: z.enum(["operational", "lagging", "degraded", "down", "unknown"]),
+  cursorAgeSeconds: z.number().int().nonnegative().nullable(),
+  parkedPayouts: z.number().int().nonnegative().nullable(),
+});
+
+export type EscrowComponentState = z.infer<typeof EscrowComponent>;
+
+export async function escrowComponent(db: Db, now: Date): Promise<EscrowComponentState> {
+  const base = { name: "Escrow watcher" as const };
+  try {
+    const [cursor] = await db
+      .select({ polledAt: paymentCursors.polledAt })
+      .from(paymentCursors)
+      .where(eq(paymentCursors.name, ESCROW_CURSOR));
+    const [payouts] = await db
+      .select({ n: count() })
+      .from(marketPayouts)
+      .where(eq(marketPayouts.state, "parked"));
+    const [payments] = await db
+      .select({ n: count() })
+      .from(marketPayments)
+      .where(eq(marketPayments.state, "parked"));
+    const parked = (payouts?.n ?? 0) + (payments?.n ?? 0);
+    const polledAt = cursor?.polledAt ?? null;
+    if (polledAt === null)
+      return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: parked };
+    const age = Math.max(0, Math.floor((now.getTime() - polledAt.getTime()) / 1000));
+    const state =
+      age > ESCROW_DOWN_SECONDS
+        ? "down"
+        : parked > 0
+          ? "degraded"
+          : age > ESCROW_LAGGING_SECONDS
+            ? "lagging"
+            : "operational";
+    return { ...base, state, cursorAgeSeconds: age, parkedPayouts: parked };
+  } catch {
+    return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: null };
+  }
+}

@@ -1,0 +1,66 @@
+// `namereg escrow parked | reconcile` as an operator runs them: a separate process on the same PostgreSQL.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
+import { marketPayments } from "../db/tables.ts";
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+const run = promisify(execFile);
+
+describe("namereg escrow", () => {
+  let h: MarketHarness;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    h = await startMarketHarness("postgres");
+    env = {
+      ...process.env,
+      LOG_LEVEL: "silent",
+      DATABASE_URL: h.database.url,
+      RPC_URL: h.devnet.rpcUrl,
+      NETWORK_PASSPHRASE: h.devnet.networkPassphrase,
+      MARKET_ENABLED: "true",
+      ESCROW_ACCOUNT: h.escrow.publicKey(),
+      ESCROW_SECRET: h.escrow.secret(),
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout } = await run(process.execPath, [CLI, "escrow", ...args], { env });
+      return { code: 0, stdout };
+    } catch (err) {
+      const e = err as { code: number; stdout: string };
+      return { code: e.code, stdout: e.stdout };
+    }
+  };
+
+  it("reconcile exits 0 when the books hold and 1 on a shortfall; parked lists nothing", async () => {
+    expect(await cli("parked")).toMatchObject({ code: 0, stdout: "nothing is parked\n" });
+    const ok = await cli("reconcile");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("reconciled");
+    const balance = await h.balance(h.escrow.publicKey());
+    await h.database.db.insert(marketPayments).values({
+      id: "phantom:0",
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "phantom",
+      operationIndex: 0,
+      source: h.escrow.publicKey(),
+      asset: "native",
+      amount: balance + 1n,
+      memoType: "none",
+      state: "bond",
+      held: balance + 1n,
+    });
+    const short = await cli("reconcile");
+    expect(short.code).toBe(1);
+    expect(short.stdout).toContain("MISMATCH");
+  });
+});

@@ -1,0 +1,93 @@
+// `namereg escrow parked | release <id> [--to G…] --reason "…" | reconcile | watch`.
+import { stroopsToXlm } from "@namereg/protocol";
+import { rpc } from "@stellar/stellar-sdk";
+import { listParked, ReleaseError, reconcile, releaseParked } from "../watchers/escrow/operator.ts";
+import { openRuntime, untilSignal } from "./commands.ts";
+import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
+
+export const ESCROW_USAGE = `usage: namereg escrow <command>
+
+  parked                                   list parked payouts and payments
+  release <id> [--to G…] --reason "…"      pay a parked payout again (or to another account), recording why
+  reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
+  watch                                    run the escrow watcher only`;
+
+function option(args: readonly string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+}
+
+export async function escrowCommand(args: readonly string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === "watch") {
+    const rt = await openRuntime("index");
+    const { signal } = untilSignal();
+    await runEscrowWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+    await rt.database.close();
+    return;
+  }
+  if (sub !== "parked" && sub !== "release" && sub !== "reconcile") {
+    console.error(ESCROW_USAGE);
+    process.exitCode = 1;
+    return;
+  }
+  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  try {
+    const db = rt.database.db;
+    if (sub === "parked") {
+      const items = await listParked(db);
+      if (items.length === 0) console.log("nothing is parked");
+      for (const p of items) {
+        console.log(
+          `${p.id}  ${p.kind}  ${stroopsToXlm(p.amount)} ${p.asset}  → ${p.destination}  since ${p.since.toISOString()}  ${p.reason}`,
+        );
+      }
+      return;
+    }
+    if (sub === "release") {
+      const [id] = rest;
+      if (id === undefined) throw new ReleaseError("which id? (namereg escrow parked lists them)");
+      const to = option(rest, "--to");
+      const result = await releaseParked(db, id, {
+        reason: option(rest, "--reason") ?? "",
+        ...(to === undefined ? {} : { to }),
+      });
+      console.log(
+        result.newObligation === null
+          ? `${id} marked as returned by hand`
+          : `${id} released as ${result.newObligation}; the escrow watcher sends it on its next pass`,
+      );
+      return;
+    }
+    const { rpcUrl } = rt.config.chain;
+    const escrow = rt.config.market.escrowAccount;
+    if (rpcUrl === null || escrow === null) throw new Error("reconcile needs RPC_URL and ESCROW_ACCOUNT");
+    const r = await reconcile(
+      db,
+      new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
+      escrow,
+    );
+    const line = (label: string, v: bigint) =>
+      console.log(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
+    line("escrow balance on chain", r.balance);
+    line("funded deposits", r.deposits);
+    line("payments not yet judged", r.undecided);
+    line("seller bonds", r.bonds);
+    line("payouts owed", r.owed);
+    line("parked", r.parked);
+    line("fees earned", r.fees);
+    line("required", r.required);
+    line("float (balance - required)", r.float);
+    console.log(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
+    if (!r.ok) process.exitCode = 1;
+  } catch (err) {
+    if (err instanceof ReleaseError) {
+      console.error(`namereg escrow: ${err.message}`);
+      process.exitCode = 1;
+      return;
+    }
+    throw err;
+  } finally {
+    await rt.database.close();
+  }
+}

@@ -1,0 +1,24 @@
+// The escrow watcher SIGKILLed at random moments across seeded market flows (a short variant of
+// bench/escrow-crash, which runs 100): every deposit ends paid, refunded or parked exactly once.
+import { describe, expect, it } from "vitest";
+import { FLOW_KINDS, runCrashFlows } from "../../../test/fixtures/escrow-crash-run.ts";
+
+describe("escrow watcher crash safety", () => {
+  it("keeps every payout exactly once across SIGKILLs (seed 7, one flow of each kind)", async () => {
+    const figures = await runCrashFlows({
+      flows: FLOW_KINDS.length,
+      seed: 7,
+      concurrency: 4,
+      killEveryMs: [300, 2500],
+    });
+    console.log("escrow crash run:", figures);
+    expect(figures.kills).toBeGreaterThan(0);
+    expect(figures.balanceMismatches).toEqual([]);
+    expect(figures.obligationsPaidTwice).toBe(0);
+    expect(figures.strayEscrowTransactions).toBe(0);
+    expect(figures.payoutsParked).toBe(0);
+    expect(figures.escrowTransactions).toBe(figures.payoutsPaid);
+    expect(figures.reconcileOk).toBe(true);
+    expect(figures.floatError).toBe(0n);
+  }, 300_000);
+});

@@ -1,0 +1,92 @@
+// The operator's side on the devnet: a payout that cannot be delivered is parked (status degraded), released to
+// another account with a recorded reason and paid; reconcile sees a shortfall and exits non-zero on it.
+import { Keypair } from "@stellar/stellar-sdk";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type MarketHarness, startMarketHarness, xlm } from "../../../test/fixtures/market.ts";
+import { marketPayments, marketPayouts } from "../../db/tables.ts";
+import { owe } from "./obligations.ts";
+import { listParked, reconcile, releaseParked } from "./operator.ts";
+
+describe("escrow operator tooling", () => {
+  let h: MarketHarness;
+  beforeAll(async () => {
+    h = await startMarketHarness("pglite");
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("parks a payout too small to create its destination, then pays it where the operator releases it", async () => {
+    // A bounced payment whose obligation is aimed (as if by a past verdict) at an account that does not exist.
+    const sender = await h.funded();
+    const paid = await h.pay(sender, "0.5", null);
+    await h.sync();
+    const [bounce] = await h.database.db
+      .select()
+      .from(marketPayouts)
+      .where(eq(marketPayouts.paymentId, `${paid.hash}:0`));
+    expect(bounce?.state).toBe("paid");
+    const nowhere = Keypair.random().publicKey();
+    await owe(
+      h.database.db,
+      [{ paymentId: "manual:0", purpose: "refund", destination: nowhere, amount: xlm("0.5") }],
+      new Date(),
+    );
+    await h.sync();
+    const parked = await listParked(h.database.db);
+    expect(parked.map((p) => [p.id, p.destination, p.amount])).toEqual([
+      ["manual:0:refund", nowhere, xlm("0.5")],
+    ]);
+    const status = (await h.app.inject({ url: "/v1/status" })).json();
+    expect(status.components.find((c: { name: string }) => c.name === "Escrow watcher")).toMatchObject({
+      state: "degraded",
+      parkedPayouts: 1,
+    });
+
+    await expect(releaseParked(h.database.db, "manual:0:refund", { reason: "" })).rejects.toThrow(/reason/);
+    const target = await h.funded();
+    const before = await h.balance(target.publicKey());
+    await releaseParked(h.database.db, "manual:0:refund", {
+      to: target.publicKey(),
+      reason: "sender asked by mail",
+    });
+    await h.sync();
+    expect((await h.balance(target.publicKey())) - before).toBe(xlm("0.5"));
+    const rows = await h.database.db
+      .select()
+      .from(marketPayouts)
+      .where(eq(marketPayouts.paymentId, "manual:0"));
+    expect(rows.map((r) => [r.id, r.state]).sort()).toEqual([
+      ["manual:0:refund", "released"],
+      ["manual:0:refund:release", "paid"],
+    ]);
+    await expect(releaseParked(h.database.db, "manual:0:refund", { reason: "again" })).rejects.toThrow(
+      /released/,
+    );
+  });
+
+  it("reconcile holds on the real books and reports a shortfall as a mismatch", async () => {
+    const ok = await reconcile(h.database.db, h.server, h.escrow.publicKey());
+    expect(ok.ok).toBe(true);
+    expect(ok.balance).toBe(await h.balance(h.escrow.publicKey()));
+    // A deposit the escrow claims to hold but never received.
+    await h.database.db.insert(marketPayments).values({
+      id: "phantom:0",
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "phantom",
+      operationIndex: 0,
+      source: h.escrow.publicKey(),
+      asset: "native",
+      amount: ok.float + 1n,
+      memoType: "none",
+      state: "funded",
+      held: ok.float + 1n,
+    });
+    const short = await reconcile(h.database.db, h.server, h.escrow.publicKey());
+    expect(short.ok).toBe(false);
+    expect(short.float).toBe(-1n);
+  });
+});

@@ -1,0 +1,199 @@
+// Sends the escrow's obligations exactly once. An obligation is signed once: its envelope and hash are stored
+// before the envelope is sent, and whenever a stored envelope's fate is unknown (after a crash, a timeout) the
+// chain is asked (`getTransaction(hash)`) before the same envelope is re-sent. A second envelope is never built
+// for an obligation. One envelope is in flight at a time, so the escrow's sequence numbers cannot cross.
+// Whatever cannot be delivered is parked for the operator, never dropped.
+
+import { stroopsToXlm } from "@namereg/protocol";
+import {
+  Account,
+  Asset,
+  type Keypair,
+  Memo,
+  Operation,
+  rpc,
+  TimeoutInfinite,
+  TransactionBuilder,
+  type xdr,
+} from "@stellar/stellar-sdk";
+import { and, asc, eq } from "drizzle-orm";
+import { marketPayouts } from "../../db/tables.ts";
+import type { Db } from "../../db/types.ts";
+
+/** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
+export const MIN_ACCOUNT_BALANCE = 10_000_000n;
+
+/** Network fee the escrow offers per payout (stroops); charged to the escrow's own float. */
+export const PAYOUT_FEE = "100";
+
+export interface PayoutSender {
+  readonly db: Db;
+  readonly server: rpc.Server;
+  readonly networkPassphrase: string;
+  readonly escrow: Keypair;
+  readonly now: () => Date;
+  /** Waits between getTransaction polls (a devnet test closes a ledger here). */
+  readonly settle: () => Promise<void>;
+  /** getTransaction polls per send before leaving the envelope for the next pass. */
+  readonly attempts?: number;
+  /** Test hook: called at the named points of a send, to crash there. */
+  readonly checkpoint?: (point: "signed" | "sent") => Promise<void>;
+}
+
+type Payout = typeof marketPayouts.$inferSelect;
+
+async function update(db: Db, payout: Payout, from: string, set: Partial<typeof marketPayouts.$inferInsert>) {
+  const rows = await db
+    .update(marketPayouts)
+    .set(set)
+    .where(and(eq(marketPayouts.id, payout.id), eq(marketPayouts.state, from)))
+    .returning({ id: marketPayouts.id });
+  return rows.length === 1;
+}
+
+async function park(s: PayoutSender, payout: Payout, from: string, reason: string): Promise<void> {
+  await update(s.db, payout, from, { state: "parked", parkedReason: reason, updatedAt: s.now() });
+}
+
+async function accountExists(server: rpc.Server, account: string): Promise<boolean> {
+  try {
+    await server.getAccount(account);
+    return true;
+  } catch (err) {
+    if (err instanceof Error && /not found/i.test(err.message)) return false;
+    throw err;
+  }
+}
+
+function txCode(result: xdr.TransactionResult | undefined): string {
+  if (result === undefined) return "unknown";
+  const inner = result.result;
+  const ops = inner.type === "txFailed" ? inner.results : [];
+  const opCodes = ops.map((op) =>
+    op.type === "opInner" ? (Object.values(op.tr)[0] as { type?: string })?.type : op.type,
+  );
+  return [inner.type, ...opCodes.filter((c) => c !== undefined)].join(":");
+}
+
+/** Sends everything owed; returns the number of obligations that reached a final state in this call. */
+export async function sendPayouts(s: PayoutSender): Promise<number> {
+  let finished = 0;
+  // First the envelopes already signed: their fate decides the escrow's sequence.
+  for (const payout of await s.db
+    .select()
+    .from(marketPayouts)
+    .where(eq(marketPayouts.state, "signed"))
+    .orderBy(asc(marketPayouts.updatedAt))) {
+    const outcome = await deliver(s, payout);
+    if (outcome === "unknown") return finished;
+    finished++;
+  }
+  for (;;) {
+    const [payout] = await s.db
+      .select()
+      .from(marketPayouts)
+      .where(eq(marketPayouts.state, "pending"))
+      .orderBy(asc(marketPayouts.createdAt), asc(marketPayouts.id))
+      .limit(1);
+    if (payout === undefined) return finished;
+    const signed = await sign(s, payout);
+    if (signed === null) {
+      finished++;
+      continue;
+    }
+    await s.checkpoint?.("signed");
+    const outcome = await deliver(s, signed);
+    if (outcome === "unknown") return finished;
+    finished++;
+  }
+}
+
+/** Builds and stores the obligation's one envelope; null when it was parked instead. */
+async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
+  const destinationExists = await accountExists(s.server, payout.destination);
+  if (!destinationExists && payout.amount < MIN_ACCOUNT_BALANCE) {
+    await park(
+      s,
+      payout,
+      "pending",
+      `destination account does not exist and ${stroopsToXlm(payout.amount)} XLM cannot create it`,
+    );
+    return null;
+  }
+  const source = await s.server.getAccount(s.escrow.publicKey());
+  const op = destinationExists
+    ? Operation.payment({
+        destination: payout.destination,
+        asset: Asset.native(),
+        amount: stroopsToXlm(payout.amount),
+      })
+    : Operation.createAccount({
+        destination: payout.destination,
+        startingBalance: stroopsToXlm(payout.amount),
+      });
+  // No time bound: the stored envelope stays valid until its sequence number is used, so re-sending it after a
+  // crash is always possible and a second envelope is never needed.
+  const tx = new TransactionBuilder(new Account(source.accountId(), source.sequenceNumber()), {
+    fee: PAYOUT_FEE,
+    networkPassphrase: s.networkPassphrase,
+  })
+    .addOperation(op)
+    .addMemo(Memo.text(`namereg escrow ${payout.purpose}`.slice(0, 28)))
+    .setTimeout(TimeoutInfinite)
+    .build();
+  tx.sign(s.escrow);
+  const envelope = tx.toXDR();
+  const txHash = Buffer.from(tx.hash()).toString("hex");
+  const stored = await update(s.db, payout, "pending", {
+    state: "signed",
+    envelope,
+    txHash,
+    updatedAt: s.now(),
+  });
+  if (!stored) return null;
+  return { ...payout, state: "signed", envelope, txHash };
+}
+
+/** Settles one signed envelope: paid, parked, or unknown (still in flight; the next pass asks again). */
+async function deliver(s: PayoutSender, payout: Payout): Promise<"paid" | "parked" | "unknown"> {
+  const { envelope, txHash } = payout;
+  if (envelope === null || txHash === null) throw new Error(`signed payout ${payout.id} has no envelope`);
+  const known = await final(s, txHash);
+  if (known !== null) return record(s, payout, known);
+  const sent = await s.server.sendTransaction(TransactionBuilder.fromXDR(envelope, s.networkPassphrase));
+  await s.checkpoint?.("sent");
+  if (sent.status === "ERROR") {
+    // Refused before reaching a ledger (e.g. a sequence number already used by another transaction of the
+    // escrow key): this envelope can never apply, so the operator decides.
+    await park(s, payout, "signed", `refused by the network: ${txCode(sent.errorResult)}`);
+    return "parked";
+  }
+  if (sent.status === "TRY_AGAIN_LATER") return "unknown";
+  const attempts = s.attempts ?? 20;
+  for (let i = 0; i < attempts; i++) {
+    await s.settle();
+    const outcome = await final(s, txHash);
+    if (outcome !== null) return record(s, payout, outcome);
+  }
+  return "unknown";
+}
+
+type Final = { ok: true; ledger: number } | { ok: false; ledger: number; code: string };
+
+async function final(s: PayoutSender, hash: string): Promise<Final | null> {
+  const got = await s.server.getTransaction(hash);
+  if (got.status === rpc.Api.GetTransactionStatus.SUCCESS) return { ok: true, ledger: got.ledger };
+  if (got.status === rpc.Api.GetTransactionStatus.FAILED) {
+    return { ok: false, ledger: got.ledger, code: txCode(got.resultXdr) };
+  }
+  return null;
+}
+
+async function record(s: PayoutSender, payout: Payout, outcome: Final): Promise<"paid" | "parked"> {
+  if (outcome.ok) {
+    await update(s.db, payout, "signed", { state: "paid", paidLedger: outcome.ledger, updatedAt: s.now() });
+    return "paid";
+  }
+  await park(s, payout, "signed", `failed on chain in ledger ${outcome.ledger}: ${outcome.code}`);
+  return "parked";
+}

@@ -1,0 +1,154 @@
+// The escrow watcher: one pass reads the escrow's new payments (account-payments.ts, durable cursor), takes the
+// verdicts of spec §3.4 (verdicts.ts) and sends what is owed (payouts.ts). Every step is idempotent and
+// commits its progress before the next, so a process killed at any instruction resumes without paying twice.
+
+import type { Keypair, rpc } from "@stellar/stellar-sdk";
+import {
+  type AccountPaymentsSource,
+  loadPaymentCursor,
+  readPaymentsPage,
+  savePaymentCursor,
+  touchPaymentCursor,
+} from "../../chain/account-payments.ts";
+import { marketPayments } from "../../db/tables.ts";
+import type { Db } from "../../db/types.ts";
+import { ESCROW_CURSOR } from "../../market/escrow-status.ts";
+import { type PayoutSender, sendPayouts } from "./payouts.ts";
+import { closeListings, decideFundedDeposits, decideNewPayments, type VerdictDeps } from "./verdicts.ts";
+
+export interface EscrowWatcherOptions {
+  readonly db: Db;
+  readonly server: rpc.Server;
+  readonly networkPassphrase: string;
+  readonly escrow: Keypair;
+  readonly registryId: string;
+  /** First ledger on the very first run; default: the chain head then. */
+  readonly startLedger?: number | null;
+  readonly now?: () => Date;
+  readonly settle?: () => Promise<void>;
+  readonly attempts?: number;
+  readonly pageSize?: number;
+  /** Most getTransactions pages per pass, so one pass stays short while catching up. */
+  readonly maxPages?: number;
+  readonly checkpoint?: PayoutSender["checkpoint"];
+}
+
+export interface PassResult {
+  readonly payments: number;
+  readonly decided: number;
+  readonly paidOrParked: number;
+}
+
+export class EscrowWatcher {
+  readonly #o: EscrowWatcherOptions;
+  readonly #now: () => Date;
+  readonly #source: AccountPaymentsSource;
+
+  constructor(options: EscrowWatcherOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#source = {
+      server: options.server,
+      networkPassphrase: options.networkPassphrase,
+      account: options.escrow.publicKey(),
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    };
+  }
+
+  /** Reads new payments into `market_payments` with the cursor, page by page. */
+  async ingest(): Promise<number> {
+    const { db, server } = this.#o;
+    const start = async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence;
+    let stored = await loadPaymentCursor(db, ESCROW_CURSOR, this.#source.account, start);
+    let count = 0;
+    for (let page = 0; page < (this.#o.maxPages ?? 50); page++) {
+      const read = await readPaymentsPage(this.#source, stored);
+      const polledAt = this.#now();
+      await db.transaction(async (tx) => {
+        if (read.payments.length > 0) {
+          await tx
+            .insert(marketPayments)
+            .values(
+              read.payments.map((p) => ({
+                id: p.id,
+                ledger: p.ledger,
+                toid: p.toid,
+                closedAt: p.closedAt,
+                txHash: p.txHash,
+                operationIndex: p.operationIndex,
+                source: p.source,
+                asset: p.asset,
+                amount: p.amount,
+                memoType: p.memoType,
+                memo: p.memo,
+                state: "new",
+              })),
+            )
+            .onConflictDoNothing();
+        }
+        await savePaymentCursor(tx, ESCROW_CURSOR, read.cursor, polledAt);
+      });
+      count += read.payments.length;
+      stored = { ...stored, cursor: read.cursor };
+      if (read.atHead) return count;
+    }
+    await touchPaymentCursor(db, ESCROW_CURSOR, this.#now());
+    return count;
+  }
+
+  async runOnce(): Promise<PassResult> {
+    const o = this.#o;
+    const payments = await this.ingest();
+    const verdicts: VerdictDeps = {
+      db: o.db,
+      registryId: o.registryId,
+      now: this.#now,
+      ledgerCloseTime: async (ledger) => {
+        const page = await o.server.getLedgers({ startLedger: ledger, pagination: { limit: 1 } });
+        const closed = page.ledgers[0];
+        if (closed === undefined) throw new Error(`ledger ${ledger} is not known to the RPC`);
+        return BigInt(closed.ledgerCloseTime);
+      },
+    };
+    const decided =
+      (await decideNewPayments(verdicts)) +
+      (await decideFundedDeposits(verdicts)) +
+      (await closeListings(verdicts));
+    const paidOrParked = await sendPayouts({
+      db: o.db,
+      server: o.server,
+      networkPassphrase: o.networkPassphrase,
+      escrow: o.escrow,
+      now: this.#now,
+      settle: o.settle ?? (() => new Promise((r) => setTimeout(r, 1000))),
+      ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
+      ...(o.checkpoint === undefined ? {} : { checkpoint: o.checkpoint }),
+    });
+    return { payments, decided, paidOrParked };
+  }
+
+  /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */
+  async run(
+    signal: AbortSignal,
+    opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
+  ): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.runOnce();
+      } catch (err) {
+        opts.onError?.(err);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, opts.pollMs ?? 2000);
+        signal.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+  }
+}
