@@ -320,6 +320,26 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect(merged.gaps.map((g) => g.fromLedger)).toEqual([1, 1, 1, 1].map(() => devnet?.deploymentLedger));
     });
 
+    it("records since when its own RPC reads fail, and clears it on the first success", async () => {
+      devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      let now = new Date("2030-01-01T00:00:00Z");
+      const failedAt = now;
+      const indexer = indexerFor(devnet, database.db, { now: () => now });
+      await indexer.init();
+      await runUntilIdle(indexer);
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toBeNull();
+      devnet.setFaults({ errorRate: 1 });
+      await expect(indexer.runOnce()).rejects.toThrow();
+      now = new Date(now.getTime() + 10_000);
+      await expect(indexer.runOnce()).rejects.toThrow();
+      // The first failure of the run is kept, so the status route can tell how long reads have failed.
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toEqual(failedAt);
+      devnet.setFaults({ errorRate: 0 });
+      await indexer.runOnce();
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toBeNull();
+    });
+
     it("fences a deposed writer: its batch fails inside the transaction and nothing of it lands", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
       database = await createTestDatabase(kind);
