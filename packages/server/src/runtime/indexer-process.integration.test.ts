@@ -195,9 +195,14 @@ describe("namereg index processes on PostgreSQL", () => {
     expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
   });
 
-  it("keeps indexing across a database restart, writer and standby alike, and exits 0 on SIGTERM", async () => {
+  it("keeps indexing across a database restart mid-back-fill, writer and standby alike, and exits 0 on SIGTERM", async () => {
     cluster = await startPrivatePostgres();
-    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 200 });
+    devnet = await startNamingDevnet({
+      scenario: "bulk",
+      closeIntervalMs: 0,
+      bulk: { namespaces: 2, events: 20_002, eventsPerLedger: 500, holders: 20 },
+    });
+    const total = devnet.bulk?.events ?? 0;
     const url = cluster.url;
     const countIn = async () => {
       const client = new pg.Client({ connectionString: url });
@@ -212,24 +217,27 @@ describe("namereg index processes on PostgreSQL", () => {
         await client.end().catch(() => undefined);
       }
     };
+    devnet.setFaults({ latencyMs: 20 });
     const a = spawnIndexer(devnet, url);
     children.push(a.child);
     await a.active;
     const b = spawnIndexer(devnet, url);
     children.push(b.child);
     await waitFor(async () => b.output.join("").includes("waiting as a standby"), "the standby");
-    await waitFor(async () => (await countIn()) >= 32, "the demo to be indexed");
+    await waitFor(async () => (await countIn()) > 0, "the first batch");
 
+    // Connections die while batches are in flight: neither process may exit, and indexing must go on.
     await cluster.restart();
-    const before = await countIn();
-    devnet.chain.injectEvents([
-      { contractId: devnet.contracts.registry, topics: ["AAAADwAAAAdub3RfbmV3AA=="], value: "AAAAAQ==" },
-    ]);
-    await waitFor(async () => (await countIn()) > before, "an event after the restart to be indexed", 60_000);
+    devnet.setFaults({ latencyMs: 0 });
+    await waitFor(
+      async () => (await countIn()) >= total,
+      "the back-fill to finish after the restart",
+      90_000,
+    );
     expect([a.child.exitCode, b.child.exitCode]).toEqual([null, null]);
     for (const c of [a, b]) c.child.kill("SIGTERM");
     expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
-    expect(a.output.join("") + b.output.join("")).not.toContain("Cannot use a pool after calling end");
+    expect(await countIn()).toBe(total);
   });
 
   it("stops within one batch of SIGTERM mid-back-fill and exits 0 without a publishing error", async () => {
