@@ -17,6 +17,12 @@ export interface DevnetOptions extends ChainOptions {
    * genesis-deploy contracts, fund accounts.
    */
   setup?: (chain: Chain) => void | Promise<void>;
+  /**
+   * Builds history through the RPC before anyone else can reach it: runs against a private server on a free port,
+   * and the public port opens only when it is done. No outside request can close a ledger in the middle of a
+   * build that dates its ledgers itself.
+   */
+  build?: (ctx: { rpcUrl: string; chain: Chain }) => Promise<void>;
 }
 
 export interface Devnet {
@@ -39,6 +45,14 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const chain = new Chain(opts);
   await opts.setup?.(chain);
   const faults = new FaultController(chain, opts.faults);
+  if (opts.build !== undefined) {
+    const builder = await startRpcServer({ chain, faults, host: "127.0.0.1", port: 0 });
+    try {
+      await opts.build({ rpcUrl: builder.url, chain });
+    } finally {
+      await builder.close();
+    }
+  }
   const server = await startRpcServer({
     chain,
     faults,

@@ -95,6 +95,11 @@ export async function startNamingDevnet(opts: NamingDevnetOptions = {}): Promise
   // The demo lays its history down in the past, so genesis must be older than that history.
   const genesisCloseTime =
     opts.genesisCloseTime ?? (scenario === "demo" ? Math.floor(Date.now() / 1000) - 4 * DAY : undefined);
+  let deploymentLedger = 0;
+  let demo: DemoManifest | undefined;
+  let bulk: BulkSummary | undefined;
+  // The scenario is built before the public port opens (startDevnet's `build`): the demo dates its ledgers in the
+  // past, and a request closing a ledger at wall-clock time in the middle would make its next close impossible.
   const devnet = await startDevnet({
     ...opts,
     genesisCloseTime,
@@ -107,34 +112,30 @@ export async function startNamingDevnet(opts: NamingDevnetOptions = {}): Promise
       chain.fund(admin.publicKey());
       await opts.setup?.(chain);
     },
+    build: async ({ rpcUrl, chain }) => {
+      if (contracts === undefined) throw new Error("naming contracts were not deployed");
+      deploymentLedger = chain.latest.sequence + 1;
+      if (scenario === "demo") {
+        demo = await runDemoScenario({
+          rpcUrl,
+          networkPassphrase: chain.networkPassphrase,
+          latestCloseTime: () => BigInt(chain.latest.closeTime),
+          closeLedger: (o) => {
+            chain.closeLedger(o);
+          },
+          fund: async (publicKey) => chain.fund(publicKey),
+          nativeTokenId: chain.nativeTokenId,
+          contracts,
+        });
+      } else if (scenario === "bulk") {
+        bulk = runBulkScenario(chain, contracts, opts.bulk);
+      } else {
+        chain.closeLedger();
+      }
+    },
   });
   if (contracts === undefined) throw new Error("naming contracts were not deployed");
-  const deploymentLedger = devnet.chain.latest.sequence + 1;
   const chain = devnet.chain;
-  let demo: DemoManifest | undefined;
-  let bulk: BulkSummary | undefined;
-  try {
-    if (scenario === "demo") {
-      demo = await runDemoScenario({
-        rpcUrl: devnet.rpcUrl,
-        networkPassphrase: devnet.networkPassphrase,
-        latestCloseTime: () => BigInt(chain.latest.closeTime),
-        closeLedger: (o) => {
-          devnet.closeLedger(o);
-        },
-        fund: async (publicKey) => devnet.fund(publicKey),
-        nativeTokenId: chain.nativeTokenId,
-        contracts,
-      });
-    } else if (scenario === "bulk") {
-      bulk = runBulkScenario(chain, contracts, opts.bulk);
-    } else {
-      devnet.closeLedger();
-    }
-  } catch (err) {
-    await devnet.stop();
-    throw err;
-  }
   devnet.setCloseInterval(opts.closeIntervalMs ?? 1000);
   return {
     ...devnet,

@@ -10,3 +10,4 @@ export * as tables from "./db/tables.ts";
 export { decodeRawEvent } from "./indexer/decode.ts";
 export { fetchBatch } from "./indexer/fetch-batch.ts";
 export { type CoreContract, Indexer, type IndexerOptions } from "./indexer/indexer.ts";
+export { contractEnv } from "./runtime/commands.ts";

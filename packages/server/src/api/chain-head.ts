@@ -61,8 +61,15 @@ export function closeTimeIso(closeTime: string): string | null {
 }
 
 /** The observed head: live when known, else what the indexer last saw, else null. */
+/**
+ * The highest ledger anyone here has seen: the live head, or the indexer's observation or progress when those
+ * are ahead (a lagging RPC replica must not put the service's ledger below what the mirror already holds).
+ */
 export function observedHeadLedger(live: LiveHead | null, snapshot: IndexerSnapshot | null): number | null {
-  return live?.ledger ?? snapshot?.headLedger ?? null;
+  const seen = [live?.ledger, snapshot?.headLedger, snapshot?.processedLedger].filter(
+    (l): l is number => typeof l === "number",
+  );
+  return seen.length === 0 ? null : Math.max(...seen);
 }
 
 /** The indexer's snapshot, or null when the database cannot be read: for routes whose job is to report that. */

@@ -26,17 +26,19 @@ describe("ResolveCache", () => {
     expect(cache.get(node(3))).toEqual(found("c.x"));
   });
 
-  it("keeps a negative answer for its TTL only; found answers until invalidated", () => {
+  it("keeps a negative answer for its TTL only and a found one for its longer TTL", () => {
     let now = 0;
-    const cache = new ResolveCache({ negativeTtlMs: 100, clock: () => now });
+    const cache = new ResolveCache({ negativeTtlMs: 100, positiveTtlMs: 10_000, clock: () => now });
     cache.set(node(1), "missing.x", missing, cache.ticket());
     cache.set(node(2), "b.x", found("b.x"), cache.ticket());
     now = 99;
     expect(cache.get(node(1))).toEqual(missing);
     now = 100;
     expect(cache.get(node(1))).toBeUndefined();
-    now = 1e12;
+    now = 9_999;
     expect(cache.get(node(2))).toEqual(found("b.x"));
+    now = 10_000; // a lost notification leaves a found answer stale for one TTL at most
+    expect(cache.get(node(2))).toBeUndefined();
   });
 
   it("drops invalidated nodes, negative ones included, and everything on clear", () => {

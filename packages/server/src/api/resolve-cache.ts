@@ -1,7 +1,8 @@
 // The in-memory cache of /v1/resolve answers (DESIGN data flow 7): bounded LRU keyed by node, filled from the
 // mirror, emptied per node when the indexer publishes a change (NODE_CHANNEL) and entirely when the listening
-// connection comes back, since notifications sent while it was gone are lost. Expiry is not the cache's concern:
-// a found entry carries its expiry and the route checks it on every hit.
+// connection comes back, since notifications sent while it was gone are lost. A found entry also lives at most
+// `positiveTtlMs`, a second line of defence should a notification be lost anyway. A name's own expiry is not the
+// cache's concern: a found entry carries it and the route checks it on every hit.
 import type { FastifyBaseLogger } from "fastify";
 import { NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, Subscription } from "../db/types.ts";
@@ -21,17 +22,20 @@ export interface ResolveCacheOptions {
   readonly maxEntries?: number;
   /** How long a "not found" stays cached (it is also dropped on a change of its node). */
   readonly negativeTtlMs?: number;
-  /** Monotonic milliseconds, for the negative TTL only. */
+  /** How long a found answer stays cached at most, should its change notification be lost. */
+  readonly positiveTtlMs?: number;
+  /** Monotonic milliseconds, for the TTLs. */
   readonly clock?: () => number;
 }
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 export const DEFAULT_NEGATIVE_TTL_MS = 5_000;
+export const DEFAULT_POSITIVE_TTL_MS = 60_000;
 
 interface Slot {
   readonly name: string;
   readonly value: CachedResolution;
-  /** Monotonic ms after which the slot is ignored; Infinity for found entries. */
+  /** Monotonic ms after which the slot is ignored. */
   readonly until: number;
 }
 
@@ -51,6 +55,7 @@ export class ResolveCache {
   readonly #nodes = new Map<string, string>();
   readonly #max: number;
   readonly #negativeTtlMs: number;
+  readonly #positiveTtlMs: number;
   readonly #clock: () => number;
   #epoch = 0;
   /** Off until invalidation is wired up: an entry nobody can invalidate must never be served. */
@@ -59,6 +64,7 @@ export class ResolveCache {
   constructor(options: ResolveCacheOptions = {}) {
     this.#max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     this.#negativeTtlMs = options.negativeTtlMs ?? DEFAULT_NEGATIVE_TTL_MS;
+    this.#positiveTtlMs = options.positiveTtlMs ?? DEFAULT_POSITIVE_TTL_MS;
     this.#clock = options.clock ?? (() => performance.now());
   }
 
@@ -101,7 +107,7 @@ export class ResolveCache {
   /** Stores a fill unless the cache is off or something was invalidated after `ticket` was taken. */
   set(node: string, name: string, value: CachedResolution, ticket: FillTicket): void {
     if (!this.#enabled || ticket !== this.#epoch) return;
-    const until = value.kind === "found" ? Number.POSITIVE_INFINITY : this.#clock() + this.#negativeTtlMs;
+    const until = this.#clock() + (value.kind === "found" ? this.#positiveTtlMs : this.#negativeTtlMs);
     const previous = this.#slots.get(node);
     if (previous !== undefined) this.#drop(node, previous);
     this.#slots.set(node, { name, value, until });

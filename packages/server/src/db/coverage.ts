@@ -19,6 +19,8 @@ export interface IndexerSnapshot {
   headObservedAt: Date | null;
   processedLedger: number | null;
   processedAt: Date | null;
+  /** Since when the indexer's own RPC head reads have kept failing; null (or absent) while they succeed. */
+  rpcFailingSince?: Date | null;
   gaps: Gap[];
   deadLetters: number;
 }
@@ -72,6 +74,7 @@ export async function readIndexerSnapshot(db: Db): Promise<IndexerSnapshot> {
     headObservedAt: state?.headObservedAt ?? null,
     processedLedger: state?.processedLedger ?? null,
     processedAt: state?.processedAt ?? null,
+    rpcFailingSince: state?.rpcFailingSince ?? null,
     gaps: gapRows,
     deadLetters: Number(letters?.n ?? 0),
   };

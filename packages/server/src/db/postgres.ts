@@ -23,6 +23,10 @@ export function openPostgres(options: PostgresOptions): Database {
   const pool = (connectionString: string) => {
     const p = new pg.Pool({ connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
     p.on("error", onError);
+    // pg-pool listens for errors only on idle clients. A checked-out client whose backend is terminated between
+    // two statements of a transaction (a database restart) would emit an unhandled 'error' and crash the
+    // process; its owner learns of it anyway, from the next statement failing.
+    p.on("connect", (client) => client.on("error", () => undefined));
     return p;
   };
   const writerPool = pool(url);

@@ -97,6 +97,19 @@ export const indexerState = pgTable("indexer_state", {
   headObservedAt: tz("head_observed_at"),
   processedLedger: integer("processed_ledger"),
   processedAt: tz("processed_at"),
+  /** Since when the indexer's own head reads have failed without a success; null while they succeed. */
+  rpcFailingSince: tz("rpc_failing_since"),
+});
+
+/**
+ * Fencing for the single writer: whoever takes the writer lock bumps `epoch`, and every batch transaction reads
+ * the row FOR SHARE and aborts unless it still carries its own epoch. A writer that lost its lock without noticing
+ * can therefore not commit once its successor has started (the bump waits for batches in flight).
+ */
+export const writerFence = pgTable("writer_fence", {
+  id: integer("id").primaryKey().default(1),
+  epoch: bigint("epoch", { mode: "number" }).notNull().default(0),
+  takenAt: tz("taken_at").notNull().defaultNow(),
 });
 
 // ---- projections ----
@@ -176,8 +189,11 @@ export const nameHistory = pgTable(
     at: tz("at"),
     ingestedAt: tz("ingested_at").notNull().defaultNow(),
   },
-  // No unique index on event_id: the archive's primary key already makes each event projected once.
-  (t) => [index("name_history_node_idx").on(t.node, t.id)],
+  // Keyed by event (one history row per event and node), so a replayed event can never add a second entry.
+  (t) => [
+    index("name_history_node_idx").on(t.node, t.id),
+    uniqueIndex("name_history_event_node_idx").on(t.eventId, t.node),
+  ],
 );
 
 /** Count of successful resolutions per name, flushed in batches off the resolve path. */

@@ -1,11 +1,14 @@
 // Applies one batch in one database transaction: archive rows (keyed by event id, so a replay adds nothing),
 // the projections of the new events in chain order, dead letters, discovered contracts and the stream's
-// position. Either all of it commits or none of it does.
+// position, plus the changed-node notification (delivered on commit). When fenced, the transaction first proves
+// this process is still the writer. Either all of it commits or none of it does.
 import type { Namespace } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
 import { anyOf, bulkWrite } from "../db/bulk.ts";
+import { notifyNodeChanges } from "../db/node-changes.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { assertWriter } from "../db/writer-fence.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
@@ -37,10 +40,13 @@ export async function applyBatch(
     events: IncomingEvent[];
     next: StreamPosition;
     rereads: Map<string, Namespace | null>;
+    /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
+    epoch?: number;
   },
 ): Promise<BatchResult> {
   const incoming = input.events;
   const result = await db.transaction(async (tx) => {
+    if (input.epoch !== undefined) await assertWriter(tx, input.epoch);
     const known = new Set<string>();
     for (const chunk of chunks(
       incoming.map((e) => e.row.id),
@@ -103,6 +109,7 @@ export async function applyBatch(
       }
     }
     await ws.flush(tx);
+    await notifyNodeChanges(tx, ws.changedNodes);
     await tx
       .update(streams)
       .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })

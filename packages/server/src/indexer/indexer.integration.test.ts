@@ -21,6 +21,7 @@ import {
   subnames,
   trackedContracts,
 } from "../db/tables.ts";
+import { FencedError, takeWriterEpoch } from "../db/writer-fence.ts";
 
 const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).publicKey();
 
@@ -297,6 +298,73 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect(snapshot.gaps[0]?.toLedger).toBeGreaterThanOrEqual(devnet.deploymentLedger);
       expect(snapshot.processedLedger).toBe(snapshot.headLedger);
       expect(coverageOf(snapshot, new Date()).complete).toBe(false);
+    });
+
+    it("merges a retention cut that slides during the back-fill into one gap per contract", async () => {
+      devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      for (let i = 0; i < 20; i++) devnet.closeLedger();
+      devnet.setFaults({ retentionLedgers: 10 });
+      const indexer = indexerFor(devnet, database.db);
+      await indexer.init();
+      await indexer.runOnce();
+      const first = await readIndexerSnapshot(database.db);
+      expect(first.gaps.map((g) => g.fromLedger)).toEqual([1, 1, 1, 1].map(() => devnet?.deploymentLedger));
+      const firstTo = first.gaps[0]?.toLedger ?? 0;
+      // The window slides on before the next request: the stream's next ledger falls out of it as well.
+      for (let i = 0; i < 5; i++) devnet.closeLedger();
+      await indexer.runOnce();
+      const merged = await readIndexerSnapshot(database.db);
+      expect(merged.gaps).toHaveLength(4);
+      expect(merged.gaps.map((g) => g.toLedger)).toEqual([1, 1, 1, 1].map(() => firstTo + 5));
+      expect(merged.gaps.map((g) => g.fromLedger)).toEqual([1, 1, 1, 1].map(() => devnet?.deploymentLedger));
+    });
+
+    it("records since when its own RPC reads fail, and clears it on the first success", async () => {
+      devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      let now = new Date("2030-01-01T00:00:00Z");
+      const failedAt = now;
+      const indexer = indexerFor(devnet, database.db, { now: () => now });
+      await indexer.init();
+      await runUntilIdle(indexer);
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toBeNull();
+      devnet.setFaults({ errorRate: 1 });
+      await expect(indexer.runOnce()).rejects.toThrow();
+      now = new Date(now.getTime() + 10_000);
+      await expect(indexer.runOnce()).rejects.toThrow();
+      // The first failure of the run is kept, so the status route can tell how long reads have failed.
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toEqual(failedAt);
+      devnet.setFaults({ errorRate: 0 });
+      await indexer.runOnce();
+      expect((await readIndexerSnapshot(database.db)).rpcFailingSince).toBeNull();
+    });
+
+    it("fences a deposed writer: its batch fails inside the transaction and nothing of it lands", async () => {
+      devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      const db = database.db;
+      const deposed = indexerFor(devnet, db, { epoch: await takeWriterEpoch(db) });
+      await deposed.init();
+      // A successor took the lock (and a new epoch) while the first writer still believes it is the writer.
+      const successor = indexerFor(devnet, db, { epoch: await takeWriterEpoch(db) });
+      await successor.init();
+      await expect(deposed.runOnce()).rejects.toBeInstanceOf(FencedError);
+      expect(await db.select().from(events)).toEqual([]);
+      await runUntilIdle(successor);
+      const archived = (await db.select({ id: events.id }).from(events)).length;
+      expect(archived).toBeGreaterThan(30);
+      // The deposed writer keeps failing, even when it sees work the successor has not done yet.
+      devnet.chain.injectEvents([
+        { contractId: devnet.contracts.registry, topics: ["AAAADwAAAAdub3RfbmV3AA=="], value: "AAAAAQ==" },
+      ]);
+      devnet.closeLedger();
+      await expect(deposed.runOnce()).rejects.toBeInstanceOf(FencedError);
+      await expect(deposed.run(new AbortController().signal)).rejects.toBeInstanceOf(FencedError);
+      const [dupes] = await database.query<{ n: string }>(
+        "select count(*) - count(distinct (event_id, node)) as n from name_history",
+      );
+      expect(Number(dupes?.n)).toBe(0);
     });
 
     it("turns coverage incomplete 120 s after the head stops advancing (injected clock)", async () => {

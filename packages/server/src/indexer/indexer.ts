@@ -2,12 +2,13 @@
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
 import { type Namespace, RegistryFns } from "@namereg/protocol";
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
 import { contractsCreatedBy } from "../chain/created-contracts.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
 import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
@@ -39,6 +40,11 @@ export interface IndexerOptions {
   /** Streams advanced at once (default 1; 2 suits PostgreSQL on two cores). */
   concurrency?: number;
   now?: () => Date;
+  /**
+   * The writer epoch this process took with the writer lock (db/writer-fence.ts). Every write transaction
+   * proves it is still current; omitted only where nothing else can write.
+   */
+  epoch?: number;
   onBatch?: (info: BatchInfo) => void;
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
   onError?: (err: unknown) => void;
@@ -47,10 +53,11 @@ export interface IndexerOptions {
 const ROUTING = new Set(["ns_v1"]);
 
 export class Indexer {
-  private readonly o: Required<Omit<IndexerOptions, "onBatch" | "onGap" | "onError">> &
-    Pick<IndexerOptions, "onBatch" | "onGap" | "onError">;
+  private readonly o: Required<Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">> &
+    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">;
   private readonly cache: IndexerCache = { contracts: new Map(), labels: new Map() };
   private lastHead: number | null = null;
+  private rpcFailing = false;
   private signal: AbortSignal | null = null;
 
   private stopping(): boolean {
@@ -96,7 +103,13 @@ export class Indexer {
   /** One pass over every stream; true when any stream moved. */
   async runOnce(): Promise<boolean> {
     const { db, rpc } = this.o;
-    const head = await rpc.getLatestLedger();
+    let head: Awaited<ReturnType<RpcClient["getLatestLedger"]>>;
+    try {
+      head = await rpc.getLatestLedger();
+    } catch (err) {
+      await this.recordRpcFailure().catch(() => undefined);
+      throw err;
+    }
     await this.observeHead(head.sequence);
     let progressed = false;
     const rows = await db.select().from(streams).orderBy(asc(streams.nextLedger), asc(streams.id));
@@ -113,7 +126,8 @@ export class Indexer {
     // connection pool; PGlite has one connection, where concurrency 1 keeps the batches in turn.
     const queue = [...behind];
     const worker = async () => {
-      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      // Stopping is checked between streams too: a deposed or terminating writer must not start another.
+      for (let next = queue.shift(); next !== undefined && !this.stopping(); next = queue.shift()) {
         if (await this.advance(next.stream, next.ids)) progressed = true;
       }
     };
@@ -123,7 +137,10 @@ export class Indexer {
     return progressed;
   }
 
-  /** Runs until `signal` aborts; errors are reported and retried after a pause, never fatal. */
+  /**
+   * Runs until `signal` aborts; errors are reported and retried after a pause. Only a FencedError (another
+   * process is the writer now) ends the run by throwing.
+   */
   async run(signal: AbortSignal): Promise<void> {
     this.signal = signal;
     while (!signal.aborted) {
@@ -131,6 +148,7 @@ export class Indexer {
       try {
         progressed = await this.runOnce();
       } catch (err) {
+        if (err instanceof FencedError) throw err;
         this.o.onError?.(err);
       }
       if (!progressed) await sleep(this.o.pollMs, signal);
@@ -174,6 +192,7 @@ export class Indexer {
         events: batch.decoded,
         next: batch.next,
         rereads,
+        ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
       });
       this.o.onBatch?.({
         ...result,
@@ -235,7 +254,25 @@ export class Indexer {
   ): Promise<void> {
     const reason = "outside the RPC's retention window";
     await this.o.db.transaction(async (tx) => {
-      await tx.insert(gaps).values(ids.map((contractId) => ({ contractId, fromLedger, toLedger, reason })));
+      await this.fence(tx);
+      // A retention window sliding during a back-fill cuts one step at a time: extend the contract's adjacent
+      // gap instead of adding a row per step.
+      const fresh: string[] = [];
+      for (const contractId of ids) {
+        const extended = await tx
+          .update(gaps)
+          .set({ toLedger })
+          .where(
+            and(eq(gaps.contractId, contractId), eq(gaps.toLedger, fromLedger - 1), eq(gaps.reason, reason)),
+          )
+          .returning({ id: gaps.id });
+        if (extended.length === 0) fresh.push(contractId);
+      }
+      if (fresh.length > 0) {
+        await tx
+          .insert(gaps)
+          .values(fresh.map((contractId) => ({ contractId, fromLedger, toLedger, reason })));
+      }
       await tx
         .update(streams)
         .set({ nextLedger: toLedger + 1, cursor: null, updatedAt: this.o.now() })
@@ -259,6 +296,7 @@ export class Indexer {
         const ids = this.contractsOf(from.id);
         if (this.contractsOf(into.id).length + ids.length > MAX_CONTRACTS_PER_STREAM) continue;
         await this.o.db.transaction(async (tx) => {
+          await this.fence(tx);
           if (ids.length > 0) {
             await tx
               .update(trackedContracts)
@@ -278,14 +316,27 @@ export class Indexer {
     return merged;
   }
 
+  private async fence(tx: Db): Promise<void> {
+    if (this.o.epoch !== undefined) await assertWriter(tx, this.o.epoch);
+  }
+
   private async observeHead(sequence: number): Promise<void> {
     // Observation time moves only when the head does: a head that stops advancing must turn stale.
-    if (this.lastHead === sequence) return;
+    const set: Partial<typeof indexerState.$inferInsert> = { rpcFailingSince: null };
+    if (this.lastHead !== sequence) {
+      set.headLedger = sequence;
+      set.headObservedAt = this.o.now();
+    } else if (!this.rpcFailing) return;
     this.lastHead = sequence;
-    await this.o.db
-      .update(indexerState)
-      .set({ headLedger: sequence, headObservedAt: this.o.now() })
-      .where(eq(indexerState.id, 1));
+    this.rpcFailing = false;
+    await this.o.db.update(indexerState).set(set).where(eq(indexerState.id, 1));
+  }
+
+  /** The status route reports an indexer whose RPC reads keep failing; the first failure of a run is kept. */
+  private async recordRpcFailure(): Promise<void> {
+    if (this.rpcFailing) return;
+    await this.o.db.update(indexerState).set({ rpcFailingSince: this.o.now() }).where(eq(indexerState.id, 1));
+    this.rpcFailing = true;
   }
 
   private async recordProgress(progressed: boolean): Promise<void> {

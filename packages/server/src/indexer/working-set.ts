@@ -113,7 +113,7 @@ export class WorkingSet {
   readonly history: HistoryRow[] = [];
   /** Contracts seen for the first time in this page, or whose role changed (e.g. retired). */
   readonly tracked = new Map<string, TrackedRow>();
-  /** Nodes whose resolution may have changed, for cache invalidation after commit. */
+  /** Nodes whose resolution may have changed, notified to API caches on commit. */
   readonly changedNodes = new Set<string>();
 
   /**
@@ -214,7 +214,10 @@ export class WorkingSet {
       conflict: [claimFeeSweeps.eventId],
       onConflict: "nothing",
     });
-    await bulkWrite(db, nameHistory, this.history);
+    await bulkWrite(db, nameHistory, this.history, {
+      conflict: [nameHistory.eventId, nameHistory.node],
+      onConflict: "nothing",
+    });
     await upsert(db, trackedContracts, trackedContracts.contractId, [...this.tracked.values()]);
   }
 }

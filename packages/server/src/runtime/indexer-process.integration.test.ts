@@ -1,11 +1,21 @@
 // `namereg index` as real processes against a devnet and a real PostgreSQL database: killed mid-backfill it
-// resumes with nothing lost or duplicated; two of them never write at once, and a standby takes over.
+// resumes with nothing lost or duplicated; two of them never write at once, and a standby takes over; a writer
+// whose lock connection is killed is fenced off; both survive a database restart; SIGTERM stops within a batch;
+// a writer killed right after a commit still has its change reach the API's resolve cache.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { nameNode, RegistrarFns } from "@namereg/protocol";
 import { count } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { testConfig } from "../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
+import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
+import { type PrivatePostgres, startPrivatePostgres } from "../../test/fixtures/private-postgres.ts";
+import { buildApp } from "../api/app.ts";
+import { ChainClient } from "../chain/chain-client.ts";
+import { RpcClient } from "../chain/rpc-client.ts";
 import { events } from "../db/tables.ts";
 import { contractEnv } from "./commands.ts";
 
@@ -44,6 +54,7 @@ function spawnIndexer(devnet: NamingDevnet, databaseUrl: string): IndexerChild {
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.stdout?.setEncoding("utf8");
   return { child, output, active, exited };
 }
 
@@ -60,11 +71,16 @@ describe("namereg index processes on PostgreSQL", () => {
   let devnet: NamingDevnet | undefined;
   let database: TestDatabase | undefined;
   const children: ChildProcess[] = [];
+  let reference: TestDatabase | undefined;
+  let cluster: PrivatePostgres | undefined;
   afterEach(async () => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     children.length = 0;
     await devnet?.stop();
     await database?.close();
+    await reference?.close();
+    await cluster?.stop();
+    devnet = database = reference = cluster = undefined;
   });
 
   const archived = async () => Number((await database?.db.select({ n: count() }).from(events))?.[0]?.n ?? 0);
@@ -133,4 +149,190 @@ describe("namereg index processes on PostgreSQL", () => {
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);
   });
+
+  it("fences a writer whose lock connection is killed mid-back-fill: same tables as an uninterrupted run", async () => {
+    devnet = await startNamingDevnet({
+      scenario: "bulk",
+      closeIntervalMs: 0,
+      bulk: { namespaces: 2, events: 20_002, eventsPerLedger: 500, holders: 20 },
+    });
+    database = await createTestDatabase("postgres");
+    const total = devnet.bulk?.events ?? 0;
+    devnet.setFaults({ latencyMs: 100 });
+    const a = spawnIndexer(devnet, database.url);
+    children.push(a.child);
+    await a.active;
+    const b = spawnIndexer(devnet, database.url);
+    children.push(b.child);
+    await waitFor(async () => b.output.join("").includes("waiting as a standby"), "the standby");
+    await waitFor(async () => (await archived()) > 0, "the first batch");
+    // What the probe did: kill the backend holding the advisory lock, not the process.
+    const killed = await database.query<{ ok: boolean }>(
+      "select pg_terminate_backend(pid) as ok from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())",
+    );
+    expect(killed).toEqual([{ ok: true }]);
+    await b.active;
+    devnet.setFaults({ latencyMs: 0 });
+    await waitFor(async () => (await archived()) >= total, "the back-fill to finish", 120_000);
+    // The old writer did not exit: it stood by again (the lock is the successor's).
+    await waitFor(
+      async () => a.output.join("").includes("waiting as a standby"),
+      "the deposed writer to stand by",
+    );
+    expect(a.child.exitCode).toBeNull();
+
+    reference = await createTestDatabase("postgres");
+    const uninterrupted = indexerFor(devnet, reference.db);
+    await uninterrupted.init();
+    await runUntilIdle(uninterrupted);
+    for (const table of CHECKSUMMED) {
+      expect({ table, sum: await checksum(database, table) }).toEqual({
+        table,
+        sum: await checksum(reference, table),
+      });
+    }
+    for (const c of [a, b]) c.child.kill("SIGTERM");
+    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+  });
+
+  it("keeps indexing across a database restart mid-back-fill, writer and standby alike, and exits 0 on SIGTERM", async () => {
+    cluster = await startPrivatePostgres();
+    devnet = await startNamingDevnet({
+      scenario: "bulk",
+      closeIntervalMs: 0,
+      bulk: { namespaces: 2, events: 20_002, eventsPerLedger: 500, holders: 20 },
+    });
+    const total = devnet.bulk?.events ?? 0;
+    const url = cluster.url;
+    const countIn = async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on("error", () => undefined);
+      try {
+        await client.connect();
+        const { rows } = await client.query<{ n: string }>("select count(*) as n from events");
+        return Number(rows[0]?.n ?? 0);
+      } catch {
+        return -1;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    devnet.setFaults({ latencyMs: 20 });
+    const a = spawnIndexer(devnet, url);
+    children.push(a.child);
+    await a.active;
+    const b = spawnIndexer(devnet, url);
+    children.push(b.child);
+    await waitFor(async () => b.output.join("").includes("waiting as a standby"), "the standby");
+    await waitFor(async () => (await countIn()) > 0, "the first batch");
+
+    // Connections die while batches are in flight: neither process may exit, and indexing must go on.
+    await cluster.restart();
+    devnet.setFaults({ latencyMs: 0 });
+    await waitFor(
+      async () => (await countIn()) >= total,
+      "the back-fill to finish after the restart",
+      90_000,
+    );
+    expect([a.child.exitCode, b.child.exitCode]).toEqual([null, null]);
+    for (const c of [a, b]) c.child.kill("SIGTERM");
+    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+    expect(await countIn()).toBe(total);
+  });
+
+  it("stops within one batch of SIGTERM mid-back-fill and exits 0 without a publishing error", async () => {
+    devnet = await startNamingDevnet({
+      scenario: "bulk",
+      closeIntervalMs: 0,
+      bulk: { namespaces: 2, events: 40_002, eventsPerLedger: 2_000, holders: 20 },
+    });
+    database = await createTestDatabase("postgres");
+    devnet.setFaults({ latencyMs: 50 });
+    const a = spawnIndexer(devnet, database.url);
+    children.push(a.child);
+    await waitFor(async () => (await archived()) > 0, "the first batch");
+    const atTerm = await archived();
+    a.child.kill("SIGTERM");
+    expect(await a.exited).toBe(0);
+    // At most the batches in flight commit: one page (10,000 events) per concurrent stream (two on PostgreSQL).
+    const after = await archived();
+    expect(after - atTerm).toBeLessThanOrEqual(2 * 10_000);
+    expect(after).toBeLessThan(devnet.bulk?.events ?? 0);
+    expect(a.output.join("")).not.toContain("could not publish");
+  });
+
+  it("corrects the API's resolve cache even when the writer is killed right after its commit", async () => {
+    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+    database = await createTestDatabase("postgres");
+    const a = spawnIndexer(devnet, database.url);
+    children.push(a.child);
+    await waitFor(async () => (await archived()) >= 32, "the demo to be indexed");
+    const app = await buildApp({
+      config: testConfig({ PRIMARY_ID: devnet.contracts.primary }),
+      db: database,
+      redis: null,
+      chain: { head: () => new RpcClient(devnet?.rpcUrl ?? "", { retries: 0 }).getLatestLedger() },
+      now: () => new Date(),
+      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
+    });
+    try {
+      const resolve = async () => (await app.inject({ url: "/v1/resolve/acme/bob" })).json();
+      const before = await resolve();
+      expect(await resolve()).toEqual(before); // cached now
+      const chain = devnet;
+      const wallet = new Wallet({
+        rpcUrl: chain.rpcUrl,
+        networkPassphrase: chain.networkPassphrase,
+        settle: async () => {
+          chain.closeLedger();
+        },
+      });
+      const renewedTo = BigInt(chain.chain.latest.closeTime) + 3n * 365n * 86_400n;
+      const registrar = chain.demo?.namespaces.acme.registrar ?? "";
+      await wallet.invoke(demoKeypair("acme"), registrar, RegistrarFns.renew, {
+        label: "bob",
+        expiresAt: renewedTo,
+      });
+      const committed = async () => {
+        const [row] =
+          (await database?.query<{ e: string }>("select expires_at::text as e from names where node = $1", [
+            nameNode("bob", "acme"),
+          ])) ?? [];
+        return row?.e === renewedTo.toString();
+      };
+      await waitFor(committed, "the renewal to commit");
+      a.child.kill("SIGKILL"); // before an after-commit publisher could have sent anything
+      await a.exited;
+      await vi.waitFor(
+        async () =>
+          expect((await resolve()).expires_at).toBe(new Date(Number(renewedTo) * 1000).toISOString()),
+        { timeout: 10_000, interval: 20 },
+      );
+    } finally {
+      await app.close();
+    }
+  });
 });
+
+const CHECKSUMMED = [
+  "events",
+  "name_history",
+  "names",
+  "namespaces",
+  "resolver_records",
+  "subnames",
+] as const;
+
+/** An order-independent digest of a table's chain-derived columns (ingestion times and serial ids left out). */
+async function checksum(database: TestDatabase, table: (typeof CHECKSUMMED)[number]): Promise<string> {
+  const cols = await database.query<{ column_name: string }>(
+    "select column_name from information_schema.columns where table_name = $1 and column_name not in ('id', 'ingested_at', 'updated_at') order by column_name",
+    [table],
+  );
+  const row = `concat_ws('|', ${cols.map((c) => pg.escapeIdentifier(c.column_name)).join(", ")})`;
+  const value = table === "events" ? `id || '|' || ${row}` : row;
+  const [r] = await database.query<{ n: string; sum: string }>(
+    `select count(*) as n, md5(coalesce(string_agg(${value}, ',' order by ${value}), '')) as sum from ${table}`,
+  );
+  return `${r?.n}:${r?.sum}`;
+}

@@ -1,12 +1,14 @@
-// The indexer as a process: exactly one writer per database. On Postgres it holds an advisory lock for its
-// whole life; a second `namereg index` waits as a standby and takes over within seconds when the holder's
-// connection dies (the lock goes with it). Changed nodes are published after each commit for API caches.
+// The indexer as a process: exactly one writer per database. On Postgres it holds an advisory lock while it
+// writes; a second `namereg index` waits as a standby and takes over within seconds when the holder's connection
+// dies (the lock goes with it). The lock elects; the writer epoch fences (db/writer-fence.ts), so a writer that
+// has not yet noticed its loss cannot commit. A lost lock or a database outage sends the process back to taking
+// the lock, with backoff, never to exit.
 import type { Logger } from "pino";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import type { Config } from "../config/index.ts";
-import { advisoryLockKey, type Database } from "../db/index.ts";
-import { publishNodeChanges } from "../db/node-changes.ts";
+import { type AdvisoryLock, advisoryLockKey, type Database } from "../db/index.ts";
+import { FencedError, takeWriterEpoch } from "../db/writer-fence.ts";
 import { type BatchInfo, type CoreContract, Indexer } from "../indexer/indexer.ts";
 import { progressReporter } from "./progress.ts";
 
@@ -48,52 +50,101 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
     throw new Error("the indexer needs RPC_URL, NETWORK_PASSPHRASE and REGISTRY_ID");
   }
   const key = advisoryLockKey(INDEXER_LOCK);
-  let lock = await database.tryAdvisoryLock(key);
-  if (lock === null) {
-    logger.info("another indexer holds the writer lock; waiting as a standby");
+  const backoff = new Backoff();
+  // Each turn: become the writer (or wait as a standby), write until the lock or the database goes, start over.
+  // Only the signal ends the loop; a database outage is waited out, however long.
+  while (!signal.aborted) {
+    let lock: AdvisoryLock | null;
     try {
-      lock = await database.advisoryLock(key, { signal });
+      lock = await database.tryAdvisoryLock(key);
+      if (lock === null) {
+        logger.info("another indexer holds the writer lock; waiting as a standby");
+        lock = await database.advisoryLock(key, { signal });
+      }
     } catch (err) {
       if (signal.aborted) return;
-      throw err;
+      const ms = backoff.next();
+      logger.warn({ err, retryInMs: ms }, "cannot reach the database to take the writer lock; retrying");
+      await sleep(ms, signal);
+      continue;
     }
-  }
-  const stop = AbortSignal.any([signal, lock.lost]);
-  try {
-    const rpc = new RpcClient(rpcUrl);
-    const reporter = progressReporter({ logger });
-    const indexer = new Indexer({
-      db: database.db,
-      rpc,
-      reader: new ContractReader(rpcUrl, networkPassphrase),
-      core: await coreContracts(config, rpc),
-      registryId,
-      // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
-      // a single connection.
-      concurrency: database.kind === "postgres" ? 2 : 1,
-      onBatch: (info) => {
-        reporter(info);
-        opts.onBatch?.(info);
-        void publishChanges(database, info.changedNodes, logger);
-        if (info.deadLettered > 0) logger.warn({ deadLettered: info.deadLettered }, "events dead-lettered");
-      },
-      onGap: (gap) => logger.warn({ gap }, "gap recorded: events outside the RPC's retention window"),
-      onError: (err) => logger.error({ err }, "indexer pass failed; retrying"),
-    });
-    await indexer.init();
-    logger.info("indexer active (holds the writer lock)");
-    opts.onActive?.();
-    await indexer.run(stop);
-    if (lock.lost.aborted) logger.error("the indexer lost its writer lock; stopped writing");
-  } finally {
-    await lock.release().catch(() => undefined);
+    try {
+      await writeWhileHolding(opts, lock, { rpcUrl, networkPassphrase, registryId }, () => backoff.reset());
+    } catch (err) {
+      if (signal.aborted) return;
+      if (err instanceof FencedError)
+        logger.error({ err }, "another indexer took over as writer; standing by");
+      else logger.warn({ err }, "indexer stopped by a database error; starting over");
+    } finally {
+      await lock.release().catch(() => undefined);
+    }
+    if (signal.aborted) return;
+    if (lock.lost.aborted) logger.error("the indexer lost its writer lock; stopped writing, re-taking it");
+    await sleep(backoff.next(), signal);
   }
 }
 
-async function publishChanges(database: Database, nodes: Set<string>, logger: Logger): Promise<void> {
-  try {
-    await publishNodeChanges(database, nodes);
-  } catch (err) {
-    logger.warn({ err }, "could not publish changed nodes");
+async function writeWhileHolding(
+  opts: IndexerProcessOptions,
+  lock: AdvisoryLock,
+  chain: { rpcUrl: string; networkPassphrase: string; registryId: string },
+  onActive: () => void,
+): Promise<void> {
+  const { config, database, logger, signal } = opts;
+  const stop = AbortSignal.any([signal, lock.lost]);
+  // Taken with the lock held: waits for a deposed writer's batch in flight, then makes its next one fail.
+  const epoch = await takeWriterEpoch(database.db);
+  const rpc = new RpcClient(chain.rpcUrl);
+  const reporter = progressReporter({ logger });
+  const indexer = new Indexer({
+    db: database.db,
+    rpc,
+    reader: new ContractReader(chain.rpcUrl, chain.networkPassphrase),
+    core: await coreContracts(config, rpc),
+    registryId: chain.registryId,
+    epoch,
+    // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
+    // a single connection.
+    concurrency: database.kind === "postgres" ? 2 : 1,
+    onBatch: (info) => {
+      reporter(info);
+      opts.onBatch?.(info);
+      if (info.deadLettered > 0) logger.warn({ deadLettered: info.deadLettered }, "events dead-lettered");
+    },
+    onGap: (gap) => logger.warn({ gap }, "gap recorded: events outside the RPC's retention window"),
+    onError: (err) => logger.error({ err }, "indexer pass failed; retrying"),
+  });
+  await indexer.init();
+  logger.info({ epoch }, "indexer active (holds the writer lock)");
+  onActive();
+  opts.onActive?.();
+  await indexer.run(stop);
+}
+
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 10_000;
+
+class Backoff {
+  #ms = RETRY_MIN_MS;
+  next(): number {
+    const ms = this.#ms;
+    this.#ms = Math.min(this.#ms * 2, RETRY_MAX_MS);
+    return ms;
   }
+  reset(): void {
+    this.#ms = RETRY_MIN_MS;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

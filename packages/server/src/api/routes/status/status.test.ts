@@ -14,6 +14,7 @@ import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
 import type { Database } from "../../../db/types.ts";
 import { buildApp } from "../../app.ts";
 import type { ChainHeadSource } from "../../chain-head.ts";
+import { HEAD_STALE_AFTER_SECONDS, RPC_FAILING_AFTER_SECONDS } from "./status.ts";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -139,7 +140,8 @@ describe("GET /v1/status", () => {
 
   it("reports a stopped indexer down once its progress is older than the staleness limit", async () => {
     const fresh = await status({ now: new Date(RECENT.getTime() + STALE_AFTER_SECONDS * 1000) });
-    expect(fresh.body).toMatchObject({ components: [{}, {}, { name: "Indexer", state: "operational" }] });
+    // Not down yet at the limit, though lagging: its head observation is as old as its progress.
+    expect(fresh.body).toMatchObject({ components: [{}, {}, { name: "Indexer", state: "lagging" }] });
     const stale = await status({ now: new Date(RECENT.getTime() + (STALE_AFTER_SECONDS + 1) * 1000) });
     expect(stale.body).toEqual({
       ledger: 1002,
@@ -176,10 +178,44 @@ describe("GET /v1/status", () => {
     expect((await status()).body).toMatchObject({ components: [{}, {}, { state: "lagging", lag: 2 }] });
   });
 
-  it("never reports a negative lag when the indexer has seen a newer head than the RPC", async () => {
+  it("never reports a ledger below the indexer's, nor a negative lag, when the RPC trails the indexer", async () => {
     expect((await status({ chain: headAt(990) })).body).toMatchObject({
-      ledger: 990,
+      ledger: 1000,
       components: [{}, {}, { state: "operational", ledger: 1000, lag: 0 }],
+    });
+  });
+
+  it("reports the indexer lagging once its head observation is older than a few ledger closes", async () => {
+    // Every RPC read fails: the indexer's last head is the only one, so the lag against it means nothing.
+    await resetIndexer(database, {
+      ...caughtUp,
+      headObservedAt: secondsBefore(NOW, HEAD_STALE_AFTER_SECONDS),
+    });
+    expect((await status({ chain: failingChain })).body).toMatchObject({
+      components: [{}, rpcDown, { state: "operational", lag: 0 }],
+    });
+    await resetIndexer(database, {
+      ...caughtUp,
+      headObservedAt: secondsBefore(NOW, HEAD_STALE_AFTER_SECONDS + 1),
+    });
+    expect((await status({ chain: failingChain })).body).toMatchObject({
+      ledger: 1000,
+      components: [{}, rpcDown, { state: "lagging", ledger: 1000, lag: 0 }],
+    });
+  });
+
+  it("reports the indexer degraded while its own RPC reads keep failing", async () => {
+    await resetIndexer(database, {
+      ...caughtUp,
+      rpcFailingSince: secondsBefore(NOW, RPC_FAILING_AFTER_SECONDS),
+    });
+    expect((await status()).body).toMatchObject({ components: [{}, {}, { state: "operational" }] });
+    await resetIndexer(database, {
+      ...caughtUp,
+      rpcFailingSince: secondsBefore(NOW, RPC_FAILING_AFTER_SECONDS + 1),
+    });
+    expect((await status()).body).toMatchObject({
+      components: [{}, rpcUp(1002), { name: "Indexer", state: "degraded", ledger: 1000, lag: 2 }],
     });
   });
 

@@ -13,6 +13,13 @@ export const RPC_COMPONENT = "the service RPC" as const;
 
 /** About 50 s of 5 s ledgers: more than one indexer pass needs, far less than the staleness limit. */
 export const MAX_CAUGHT_UP_LAG = 10;
+/**
+ * A few ledger closes: an indexer whose own view of the head is older has a lag that means nothing. Coverage
+ * keeps its own 120 s rule (spec §6.4.5); the component reports trouble much sooner.
+ */
+export const HEAD_STALE_AFTER_SECONDS = 30;
+/** Several passes of the indexer's 1 s poll: one failed RPC read is noise, failing reads for this long are not. */
+export const RPC_FAILING_AFTER_SECONDS = 5;
 
 const Ledger = z.number().int().nonnegative();
 const UpDown = z.enum(["operational", "down"]);
@@ -66,8 +73,8 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
 
 /**
  * Rule 2: operational only while fresh and keeping pace. A stopped indexer is down (its progress goes stale);
- * one that progresses but trails the head, or whose own view of the head has gone stale, is lagging; one that
- * keeps pace while events await an operator is degraded.
+ * one whose own RPC reads keep failing is degraded; one that trails the head, or whose own view of the head is
+ * older than a few ledger closes, is lagging; one that keeps pace while events await an operator is degraded.
  */
 export function indexerComponent(
   snapshot: IndexerSnapshot | null,
@@ -90,7 +97,14 @@ export function indexerComponent(
   const state = ((): IndexerState["state"] => {
     if (processed === null || snapshot.processedAt === null) return "unknown";
     if (!isFresh(snapshot.processedAt, now)) return "down";
-    if (lag === null || lag > MAX_CAUGHT_UP_LAG || !isFresh(snapshot.headObservedAt, now)) return "lagging";
+    const failingSince = snapshot.rpcFailingSince ?? null;
+    if (failingSince !== null && !isFresh(failingSince, now, RPC_FAILING_AFTER_SECONDS)) return "degraded";
+    if (
+      lag === null ||
+      lag > MAX_CAUGHT_UP_LAG ||
+      !isFresh(snapshot.headObservedAt, now, HEAD_STALE_AFTER_SECONDS)
+    )
+      return "lagging";
     return snapshot.deadLetters > 0 ? "degraded" : "operational";
   })();
   return { ...base, state, ...fields };
