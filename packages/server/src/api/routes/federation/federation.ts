@@ -78,11 +78,14 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
   app.get("/.well-known/stellar.toml", async (request, reply) => {
     const host = request.host;
     if (!HOST.test(host)) throw new ApiError("invalid_request", { detail: "Host: is not a host name" });
+    // Behind a trusted proxy `request.protocol` is whatever X-Forwarded-Proto says: only http and https may reach
+    // a URL wallets will follow (a `javascript:` scheme once did).
+    const scheme = request.protocol === "https" ? "https" : "http";
     const lines = [
       `# ${config.serviceName}: SEP-2 federation for name*namespace addresses (alice*acme).`,
-      `FEDERATION_SERVER=${tomlString(`${request.protocol}://${host}/federation`)}`,
+      `FEDERATION_SERVER=${tomlString(`${scheme}://${host}/federation`)}`,
       // SEP-10: where wallets get a challenge and which key signs it, so they can verify our challenges.
-      `WEB_AUTH_ENDPOINT=${tomlString(`${request.protocol}://${host}/auth`)}`,
+      `WEB_AUTH_ENDPOINT=${tomlString(`${scheme}://${host}/auth`)}`,
       `SIGNING_KEY=${tomlString(sessionKeys(config.session.secret).challengeSigner.publicKey())}`,
     ];
     if (config.chain.networkPassphrase !== null) {
