@@ -204,6 +204,8 @@ export class Indexer {
       });
       progressed ||= moved;
       position = batch.next;
+      // A batch prefetched before the stop is dropped, not applied: stopping waits for one commit per stream.
+      if (this.stopping()) break;
     }
     return progressed;
   }
