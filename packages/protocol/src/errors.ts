@@ -49,6 +49,8 @@ export const ERROR_STATUS = {
   insufficient_balance: 409,
   // Not in §7: a console listing for a namespace that already has an open listing (docs/market.md).
   listing_exists: 409,
+  // Not in §7: the owner's billing view while billing is off (docs/billing.md).
+  billing_disabled: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

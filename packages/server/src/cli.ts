@@ -2,6 +2,7 @@
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
+import { billingCommand } from "./runtime/billing-cli.ts";
 import { escrowCommand } from "./runtime/escrow-cli.ts";
 
 const USAGE = `usage: namereg <command>
@@ -12,6 +13,7 @@ const USAGE = `usage: namereg <command>
   index     indexer only (one active writer per database; others wait as standbys)
   migrate   apply database migrations and exit
   escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
+  billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
   devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
 
 Configuration comes from the environment: see docs/configuration.md.`;
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   migrate: () => migrateCommand(),
   devnet: () => runDevnetCli(rest),
   escrow: () => escrowCommand(rest),
+  billing: () => billingCommand(rest),
 };
 
 async function main(): Promise<void> {

@@ -21,6 +21,7 @@ import { authRoutes } from "./routes/auth/auth.ts";
 import { allocationRoutes } from "./routes/claims/allocations.ts";
 import { claimFeeRoutes } from "./routes/claims/claim-fee.ts";
 import { consoleAnnounceRoutes } from "./routes/claims/console-announce.ts";
+import { consoleBillingRoutes } from "./routes/console/billing.ts";
 import { installConsoleGuard } from "./routes/console/guard.ts";
 import { consolePolicyRoutes } from "./routes/console/policy.ts";
 import { consoleProfileRoutes } from "./routes/console/profile.ts";
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(consoleProfileRoutes, context);
       await scope.register(consoleAnnounceRoutes, { ...context, config });
       await scope.register(consoleListingRoutes, { ...context, config });
+      await scope.register(consoleBillingRoutes, { ...context, config });
     });
     await app.register(subnameRoutes, routeDeps);
     await app.register(chainAddressRoutes, routeDeps);

@@ -1,7 +1,8 @@
 // Which namespaces the directory may show (spec §1, §4.2). Only the directory is scoped by subscription; forward
 // resolution, discovery and federation never are, so nothing else should call this.
-import { and, eq, exists, gt, isNull, or, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { billingEnforced } from "../billing/terms.ts";
 import type { Config } from "../config/index.ts";
 import { subscriptions } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -19,9 +20,7 @@ export type BillingScope =
  * enforced instant. While not enforced every namespace is listed and `filtered` is false.
  */
 export function billingScope(reader: Db, billing: Config["billing"], now: Date): BillingScope {
-  const enforced =
-    billing.enabled && (billing.graceUntil === null || now.getTime() >= Date.parse(billing.graceUntil));
-  if (!enforced) return { filtered: false };
+  if (!billingEnforced(billing, now)) return { filtered: false };
   return {
     filtered: true,
     // A correlated EXISTS rather than a join: a namespace has at most one subscription row, and the caller keeps
@@ -34,8 +33,9 @@ export function billingScope(reader: Db, billing: Config["billing"], now: Date):
           .where(
             and(
               eq(subscriptions.namespace, namespaceLabel),
+              // Same rule as billing/terms.ts subscriptionState: not suspended and paid through now.
               eq(subscriptions.status, "active"),
-              or(isNull(subscriptions.activeUntil), gt(subscriptions.activeUntil, now)),
+              gt(subscriptions.activeUntil, now),
             ),
           ),
       ),

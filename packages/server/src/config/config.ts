@@ -56,6 +56,12 @@ export interface Config {
     readonly account: string | null;
     /** ISO instant; enforcement applies from this instant on. Null: no grace period. */
     readonly graceUntil: string | null;
+    /** Price of one 30-day period in stroops (BILLING_PRICE_XLM). */
+    readonly pricePerPeriod: bigint;
+    /** First ledger the billing watcher pages from on its first run; null: the chain head at that moment. */
+    readonly startLedger: number | null;
+    /** Pause between billing watcher passes. */
+    readonly pollMs: number;
   };
   readonly session: {
     readonly secret: string;

@@ -1,3 +1,4 @@
+import { stroopsToXlm } from "@namereg/protocol";
 import { redactUrl } from "../db/url.ts";
 import type { Config } from "./config.ts";
 
@@ -15,5 +16,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     redisUrl: config.redisUrl === null ? null : redactUrl(config.redisUrl),
     market: { ...config.market, escrowSecret: secret(config.market.escrowSecret) },
     session: { ...config.session, secret: REDACTED },
+    // A bigint does not survive JSON; the operator wrote XLM anyway.
+    billing: { ...config.billing, pricePerPeriod: `${stroopsToXlm(config.billing.pricePerPeriod)} XLM` },
   };
 }

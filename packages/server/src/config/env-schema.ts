@@ -70,6 +70,14 @@ const isoDate = () =>
     error: "must be an ISO 8601 date (2026-01-31) or date-time with offset (2026-01-31T12:00:00Z)",
   });
 
+/** Whole or decimal XLM with at most 7 decimals (a stroop), more than zero. */
+const xlmAmount = () =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,12}(\.\d{1,7})?$/, { error: "must be an XLM amount such as 10 or 2.5 (at most 7 decimals)" })
+    .refine((v) => /[1-9]/.test(v), { error: "must be more than 0" });
+
 const hostName = () =>
   z
     .string()
@@ -154,6 +162,9 @@ const envShape = {
   BILLING_ENABLED: variable(boolean().default(false)),
   BILLING_ACCOUNT: variable(accountId().optional()),
   BILLING_GRACE_UNTIL: variable(isoDate().optional()),
+  BILLING_PRICE_XLM: variable(xlmAmount().default("10")),
+  BILLING_START_LEDGER: variable(ledger().optional()),
+  BILLING_POLL_MS: variable(integer(10, 600_000).default(5000)),
   SESSION_SECRET: variable(
     z.string().min(32, { error: "must be at least 32 characters (use a random string)" }).optional(),
   ),

@@ -45,7 +45,14 @@ describe("loadConfig defaults", () => {
         escrowStartLedger: null,
         escrowPollMs: 2000,
       },
-      billing: { enabled: false, account: null, graceUntil: null },
+      billing: {
+        enabled: false,
+        account: null,
+        graceUntil: null,
+        pricePerPeriod: 100_000_000n,
+        startLedger: null,
+        pollMs: 5000,
+      },
       homeDomain: "localhost",
     });
     for (const name of ["registry", "allocator", "lookup", "primary"] as const) {
@@ -99,6 +106,9 @@ describe("loadConfig values", () => {
       BILLING_ENABLED: "TRUE",
       BILLING_ACCOUNT: other.publicKey(),
       BILLING_GRACE_UNTIL: "2026-01-31",
+      BILLING_PRICE_XLM: "2.5",
+      BILLING_START_LEDGER: "40",
+      BILLING_POLL_MS: "1000",
       SESSION_SECRET: "x".repeat(32),
       HOME_DOMAIN: "names.example.com",
     });
@@ -122,7 +132,14 @@ describe("loadConfig values", () => {
         escrowStartLedger: null,
         escrowPollMs: 2000,
       },
-      billing: { enabled: true, account: other.publicKey(), graceUntil: "2026-02-01T00:00:00.000Z" },
+      billing: {
+        enabled: true,
+        account: other.publicKey(),
+        graceUntil: "2026-02-01T00:00:00.000Z",
+        pricePerPeriod: 25_000_000n,
+        startLedger: 40,
+        pollMs: 1000,
+      },
       session: { secret: "x".repeat(32), generated: false },
       homeDomain: "names.example.com",
       warnings: [],
@@ -176,6 +193,9 @@ describe("loadConfig validation", () => {
     ["MARKET_FEE_BPS", "2.5", /integer/],
     ["BILLING_GRACE_UNTIL", "31/01/2026", /ISO 8601/],
     ["BILLING_GRACE_UNTIL", "2026-02-30", /ISO 8601/],
+    ["BILLING_PRICE_XLM", "0", /more than 0/],
+    ["BILLING_PRICE_XLM", "1.12345678", /at most 7 decimals/],
+    ["BILLING_PRICE_XLM", "-3", /XLM amount/],
     ["SESSION_SECRET", "short", /at least 32/],
     ["HOME_DOMAIN", "https://names.example.com", /host name/],
   ])("rejects %s=%j", (variable, value, message) => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { xlmToStroops } from "@namereg/protocol";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { redactUrl } from "../db/url.ts";
@@ -139,6 +140,9 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       enabled: env.BILLING_ENABLED,
       account: env.BILLING_ACCOUNT ?? null,
       graceUntil: env.BILLING_GRACE_UNTIL === undefined ? null : graceEnd(env.BILLING_GRACE_UNTIL),
+      pricePerPeriod: xlmToStroops(env.BILLING_PRICE_XLM),
+      startLedger: env.BILLING_START_LEDGER ?? null,
+      pollMs: env.BILLING_POLL_MS,
     },
     session: { secret: sessionSecret, generated },
     homeDomain: env.HOME_DOMAIN,

@@ -11,6 +11,7 @@ import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
+import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
 import { seedDemo } from "./seed-demo.ts";
@@ -105,11 +106,18 @@ export async function startCommand(
     logger: rt.logger,
     signal,
   });
+  const billing = runBillingWatcherProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+  });
   // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
   await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");
   await indexing;
   await escrow;
+  await billing;
   await app.close();
   await rt.database.close();
 }

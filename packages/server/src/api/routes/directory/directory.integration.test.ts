@@ -59,7 +59,7 @@ for (const kind of TEST_DATABASE_KINDS) {
       // Read only while billing is enforced: acme and winner are paid up; plain lapsed; forsale suspended.
       const at = demo.indexedAt.getTime();
       await db.insert(subscriptions).values([
-        { namespace: "acme", status: "active", activeUntil: null },
+        { namespace: "acme", status: "active", activeUntil: new Date(at + 30 * 86_400_000) },
         { namespace: "winner", status: "active", activeUntil: new Date(at + 86_400_000) },
         { namespace: "plain", status: "active", activeUntil: new Date(at - 1000) },
         { namespace: "forsale", status: "suspended", activeUntil: new Date(at + 86_400_000) },

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
+import { BillingComponent, billingComponent } from "../../../billing/billing-status.ts";
 import { EscrowComponent, escrowComponent } from "../../../market/escrow-status.ts";
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
@@ -39,7 +40,13 @@ const IndexerComponent = z.object({
 const StatusResponse = z.object({
   ledger: Ledger.nullable(),
   components: z.array(
-    z.discriminatedUnion("name", [DatabaseComponent, RpcComponent, IndexerComponent, EscrowComponent]),
+    z.discriminatedUnion("name", [
+      DatabaseComponent,
+      RpcComponent,
+      IndexerComponent,
+      BillingComponent,
+      EscrowComponent,
+    ]),
   ),
 });
 
@@ -66,6 +73,8 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         indexerComponent(snapshot, live, now()),
       ],
     };
+    // Spec §2.6 order: Billing watcher, then Escrow watcher, each only when enabled.
+    if (config.billing.enabled) status.components.push(await billingComponent(db.replica, now()));
     if (config.market.enabled) status.components.push(await escrowComponent(db.replica, now()));
     return status;
   });

@@ -1,0 +1,102 @@
+// GET /console/billing: the namespace owner's view of its subscription (docs/billing.md) — state, paid-until, the
+// payment instructions and the payments seen for it. Same session and owner checks as the other console routes;
+// the namespace comes from X-Service-Namespace alone (a GET has no body).
+import { namespaceNode, stroopsToXlm } from "@namereg/protocol";
+import { desc, eq, or } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billing/terms.ts";
+import type { Config } from "../../../config/index.ts";
+import { billingPayments, subscriptions } from "../../../db/tables.ts";
+import { noStore } from "../../cache.ts";
+import { ApiError } from "../../errors.ts";
+import { type ConsoleContext, sessionOf } from "./context.ts";
+
+/** Payments shown to the owner: the latest ones, which is what an owner checks after paying. */
+const RECENT_PAYMENTS = 20;
+
+const BillingResponse = z.object({
+  namespace: z.string(),
+  node: z.string(),
+  state: z.enum(["active", "lapsed", "suspended"]),
+  paidUntil: z.iso.datetime().nullable(),
+  enforced: z.boolean(),
+  graceUntil: z.iso.datetime().nullable(),
+  instructions: z.object({
+    account: z.string(),
+    asset: z.literal("native"),
+    memoType: z.literal("hash"),
+    memoHash: z.string(),
+    pricePerPeriodXlm: z.string(),
+    periodDays: z.number().int(),
+    note: z.string(),
+  }),
+  payments: z.array(
+    z.object({
+      id: z.string(),
+      txHash: z.string(),
+      ledger: z.number().int(),
+      closedAt: z.iso.datetime(),
+      asset: z.string(),
+      amount: z.string(),
+      state: z.enum(["pending", "applied", "quarantined", "resolved"]),
+      periods: z.number().int().nullable(),
+      paidUntil: z.iso.datetime().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+
+export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
+  app,
+  { db, guard, now, config },
+) => {
+  app.get("/console/billing", { schema: { response: { 200: BillingResponse } } }, async (request, reply) => {
+    noStore(reply);
+    const { billing } = config;
+    if (!billing.enabled || billing.account === null) throw new ApiError("billing_disabled");
+    const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
+    const memo = namespaceNode(owner.namespace);
+    const at = now();
+    const [row] = await db.db.select().from(subscriptions).where(eq(subscriptions.namespace, owner.namespace));
+    const payments = await db.db
+      .select()
+      .from(billingPayments)
+      .where(or(eq(billingPayments.namespace, owner.namespace), eq(billingPayments.memo, memo)))
+      .orderBy(desc(billingPayments.toid), desc(billingPayments.operationIndex))
+      .limit(RECENT_PAYMENTS);
+    const price = stroopsToXlm(billing.pricePerPeriod);
+    return {
+      namespace: owner.namespace,
+      node: memo,
+      state: subscriptionState(row, at),
+      paidUntil: row?.activeUntil?.toISOString() ?? null,
+      enforced: billingEnforced(billing, at),
+      graceUntil: billing.graceUntil,
+      instructions: {
+        account: billing.account,
+        asset: "native" as const,
+        memoType: "hash" as const,
+        memoHash: memo,
+        pricePerPeriodXlm: price,
+        periodDays: PERIOD_DAYS,
+        note:
+          `Pay ${price} XLM per ${PERIOD_DAYS}-day period (whole periods only) to ${billing.account} with ` +
+          `MEMO_HASH ${memo}. A payment extends paid-until from the later of its own time and the current ` +
+          "paid-until; anything else is held for the operator.",
+      },
+      payments: payments.map((p) => ({
+        id: p.id,
+        txHash: p.txHash,
+        ledger: p.ledger,
+        closedAt: p.closedAt.toISOString(),
+        asset: p.asset,
+        amount: p.asset === "native" ? stroopsToXlm(p.amount) : p.amount.toString(),
+        state: p.state as "pending" | "applied" | "quarantined" | "resolved",
+        periods: p.periods,
+        paidUntil: p.paidUntil?.toISOString() ?? null,
+        reason: p.reason,
+      })),
+    };
+  });
+};

@@ -1,0 +1,56 @@
+// The `Billing watcher` status component (spec §2.6): `cursorAgeSeconds` since the last completed poll (empty
+// polls count) and `quarantined`, the payments waiting for an operator. Unknown before the first poll; degraded
+// while anything is quarantined (money sits unapplied); lagging, then down, as the cursor ages — the same limits
+// as the escrow watcher.
+import { count, eq } from "drizzle-orm";
+import { z } from "zod";
+import { billingPayments, paymentCursors } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+
+/** The billing watcher's row in payment_cursors. */
+export const BILLING_CURSOR = "billing";
+
+export const BILLING_LAGGING_SECONDS = 60;
+export const BILLING_DOWN_SECONDS = 120;
+
+export const BillingComponent = z.object({
+  name: z.literal("Billing watcher"),
+  state: z.enum(["operational", "lagging", "degraded", "down", "unknown"]),
+  cursorAgeSeconds: z.number().int().nonnegative().nullable(),
+  quarantined: z.number().int().nonnegative().nullable(),
+});
+
+export type BillingComponentState = z.infer<typeof BillingComponent>;
+
+export async function quarantinedCount(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(billingPayments)
+    .where(eq(billingPayments.state, "quarantined"));
+  return row?.n ?? 0;
+}
+
+export async function billingComponent(db: Db, now: Date): Promise<BillingComponentState> {
+  const base = { name: "Billing watcher" as const };
+  try {
+    const [cursor] = await db
+      .select({ polledAt: paymentCursors.polledAt })
+      .from(paymentCursors)
+      .where(eq(paymentCursors.name, BILLING_CURSOR));
+    const quarantined = await quarantinedCount(db);
+    const polledAt = cursor?.polledAt ?? null;
+    if (polledAt === null) return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined };
+    const age = Math.max(0, Math.floor((now.getTime() - polledAt.getTime()) / 1000));
+    const state =
+      age > BILLING_DOWN_SECONDS
+        ? "down"
+        : quarantined > 0
+          ? "degraded"
+          : age > BILLING_LAGGING_SECONDS
+            ? "lagging"
+            : "operational";
+    return { ...base, state, cursorAgeSeconds: age, quarantined };
+  } catch {
+    return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined: null };
+  }
+}

@@ -1,0 +1,249 @@
+// The billing watcher (docs/billing.md): one pass reads the billing account's new payments from its durable
+// cursor (chain/account-payments.ts) and then applies, in chain order, each payment it can apply with certainty;
+// everything else is quarantined for an operator with its reason. A payment is stored in the transaction that
+// advances the cursor, and applied in a transaction that moves it out of `pending` only once, so a watcher killed
+// anywhere neither loses nor double-counts a payment.
+import type { rpc } from "@stellar/stellar-sdk";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { type QuarantineReason, extendPaidUntil, judgePayment } from "../../billing/terms.ts";
+import { BILLING_CURSOR } from "../../billing/billing-status.ts";
+import {
+  type AccountPaymentsSource,
+  loadPaymentCursor,
+  readPaymentsPage,
+  savePaymentCursor,
+  touchPaymentCursor,
+} from "../../chain/account-payments.ts";
+import { billingPayments, namespaces, subscriptions } from "../../db/tables.ts";
+import type { Db } from "../../db/types.ts";
+import { processedLedger } from "../escrow/registry-view.ts";
+
+export interface BillingWatcherOptions {
+  readonly db: Db;
+  readonly server: rpc.Server;
+  readonly networkPassphrase: string;
+  readonly account: string;
+  /** Stroops per 30-day period. */
+  readonly pricePerPeriod: bigint;
+  /** First ledger on the very first run; default: the chain head then. */
+  readonly startLedger?: number | null;
+  readonly now?: () => Date;
+  readonly pageSize?: number;
+  /** Most getTransactions pages per pass, so one pass stays short while catching up. */
+  readonly maxPages?: number;
+}
+
+export interface BillingPassResult {
+  readonly received: number;
+  readonly applied: number;
+  readonly quarantined: number;
+  /** Payments naming a node the indexer may not have reached yet: decided on a later pass. */
+  readonly waiting: number;
+}
+
+type PaymentRow = typeof billingPayments.$inferSelect;
+
+export class BillingWatcher {
+  readonly #o: BillingWatcherOptions;
+  readonly #now: () => Date;
+  readonly #source: AccountPaymentsSource;
+
+  constructor(options: BillingWatcherOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#source = {
+      server: options.server,
+      networkPassphrase: options.networkPassphrase,
+      account: options.account,
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+    };
+  }
+
+  /** Stores new payments as `pending` with the cursor, page by page. */
+  async ingest(): Promise<number> {
+    const { db, server } = this.#o;
+    const start = async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence;
+    let stored = await loadPaymentCursor(db, BILLING_CURSOR, this.#source.account, start);
+    let count = 0;
+    for (let page = 0; page < (this.#o.maxPages ?? 50); page++) {
+      const read = await readPaymentsPage(this.#source, stored);
+      const polledAt = this.#now();
+      await db.transaction(async (tx) => {
+        if (read.payments.length > 0) {
+          await tx
+            .insert(billingPayments)
+            .values(
+              read.payments.map((p) => ({
+                id: p.id,
+                ledger: p.ledger,
+                toid: p.toid,
+                closedAt: p.closedAt,
+                txHash: p.txHash,
+                operationIndex: p.operationIndex,
+                source: p.source,
+                asset: p.asset,
+                amount: p.amount,
+                memoType: p.memoType,
+                memo: p.memo,
+                state: "pending",
+              })),
+            )
+            .onConflictDoNothing();
+        }
+        await savePaymentCursor(tx, BILLING_CURSOR, read.cursor, polledAt);
+      });
+      count += read.payments.length;
+      stored = { ...stored, cursor: read.cursor };
+      if (read.atHead) return count;
+    }
+    await touchPaymentCursor(db, BILLING_CURSOR, this.#now());
+    return count;
+  }
+
+  /** Decides every pending payment in chain order; stops at the first that must wait for the indexer. */
+  async settle(): Promise<Omit<BillingPassResult, "received">> {
+    const { db } = this.#o;
+    const pending = await db
+      .select()
+      .from(billingPayments)
+      .where(eq(billingPayments.state, "pending"))
+      .orderBy(asc(billingPayments.toid), asc(billingPayments.operationIndex));
+    let applied = 0;
+    let quarantined = 0;
+    const processed = await processedLedger(db);
+    for (const [index, payment] of pending.entries()) {
+      const outcome = await this.#decide(payment, processed);
+      if (outcome === "wait") return { applied, quarantined, waiting: pending.length - index };
+      if (outcome === "applied") applied++;
+      if (outcome === "quarantined") quarantined++;
+    }
+    return { applied, quarantined, waiting: 0 };
+  }
+
+  async #decide(
+    payment: PaymentRow,
+    processed: number | null,
+  ): Promise<"applied" | "quarantined" | "wait" | "taken"> {
+    const verdict = judgePayment(payment, this.#o.pricePerPeriod);
+    if (verdict.kind === "quarantine") {
+      await quarantine(this.#o.db, payment.id, verdict.reason);
+      return "quarantined";
+    }
+    const [namespace] = await this.#o.db
+      .select({ label: namespaces.label, allocatedLedger: namespaces.allocatedLedger })
+      .from(namespaces)
+      .where(eq(namespaces.node, verdict.node));
+    if (namespace === undefined) {
+      // Unknown to the mirror: certain only once the indexer has passed the payment's ledger (a namespace
+      // allocated in that ledger or before would be in the mirror by then).
+      if (processed === null || processed < payment.ledger) return "wait";
+      await quarantine(this.#o.db, payment.id, "unknown_namespace");
+      return "quarantined";
+    }
+    // A payment buys time from the moment it was made (its ledger's close time), not from when this pass ran,
+    // so a watcher catching up after downtime credits exactly what an uninterrupted one would have.
+    const ok = await applyPeriods(this.#o.db, {
+      paymentId: payment.id,
+      namespace: namespace.label,
+      node: verdict.node,
+      periods: verdict.periods,
+      at: payment.closedAt,
+      appliedAt: this.#now(),
+      fromState: "pending",
+    });
+    return ok ? "applied" : "taken";
+  }
+
+  async runOnce(): Promise<BillingPassResult> {
+    const received = await this.ingest();
+    return { received, ...(await this.settle()) };
+  }
+
+  /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */
+  async run(
+    signal: AbortSignal,
+    opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
+  ): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.runOnce();
+      } catch (err) {
+        opts.onError?.(err);
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, opts.pollMs ?? 5000);
+        signal.addEventListener(
+          "abort",
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
+    }
+  }
+}
+
+async function quarantine(db: Db, id: string, reason: QuarantineReason): Promise<void> {
+  await db
+    .update(billingPayments)
+    .set({ state: "quarantined", reason })
+    .where(and(eq(billingPayments.id, id), eq(billingPayments.state, "pending")));
+}
+
+export interface ApplyPeriods {
+  readonly paymentId: string;
+  readonly namespace: string;
+  readonly node: string;
+  readonly periods: number;
+  /** The instant the periods are bought at: paid-until extends from max(at, paid-until). */
+  readonly at: Date;
+  readonly appliedAt: Date;
+  /** The state the payment must still be in; anything else means someone applied it already. */
+  readonly fromState: "pending" | "quarantined";
+  /** Set by an operator's apply. */
+  readonly resolution?: string;
+}
+
+/**
+ * Credits `periods` to the namespace and marks the payment applied, in one transaction; returns false when the
+ * payment had already left `fromState` (applied by a concurrent pass or an operator), so nothing is counted twice.
+ */
+export async function applyPeriods(db: Db, a: ApplyPeriods): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .select({ id: billingPayments.id })
+      .from(billingPayments)
+      .where(and(eq(billingPayments.id, a.paymentId), eq(billingPayments.state, a.fromState)))
+      .for("update");
+    if (claimed === undefined) return false;
+    // The row exists before it is locked, so two appliers serialise on it rather than both inserting.
+    await tx
+      .insert(subscriptions)
+      .values({ namespace: a.namespace, node: a.node, status: "active", activeUntil: null })
+      .onConflictDoNothing();
+    const [current] = await tx
+      .select({ activeUntil: subscriptions.activeUntil })
+      .from(subscriptions)
+      .where(eq(subscriptions.namespace, a.namespace))
+      .for("update");
+    const paidUntil = extendPaidUntil(current?.activeUntil ?? null, a.at, a.periods);
+    await tx
+      .update(subscriptions)
+      .set({ activeUntil: paidUntil, node: a.node, updatedAt: sql`now()` })
+      .where(eq(subscriptions.namespace, a.namespace));
+    await tx
+      .update(billingPayments)
+      .set({
+        state: "applied",
+        namespace: a.namespace,
+        periods: a.periods,
+        paidUntil,
+        appliedAt: a.appliedAt,
+        ...(a.resolution === undefined ? {} : { resolution: a.resolution, resolvedAt: a.appliedAt }),
+      })
+      .where(eq(billingPayments.id, a.paymentId));
+    return true;
+  });
+}
