@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
-import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { billingCommand } from "./runtime/billing-cli.ts";
+import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { escrowCommand } from "./runtime/escrow-cli.ts";
 
 const USAGE = `usage: namereg <command>

@@ -7,7 +7,11 @@ import { billingScope } from "./billing-scope.ts";
 const reader = {} as Db;
 const NOW = new Date("2026-03-01T12:00:00.000Z");
 const filtered = (billing: { enabled: boolean; graceUntil: string | null }) =>
-  billingScope(reader, { ...billing, account: null, pricePerPeriod: 1n, startLedger: null, pollMs: 1000 }, NOW).filtered;
+  billingScope(
+    reader,
+    { ...billing, account: null, pricePerPeriod: 1n, startLedger: null, pollMs: 1000 },
+    NOW,
+  ).filtered;
 
 describe("billingScope", () => {
   it("does not filter while billing is disabled, whatever the grace", () => {

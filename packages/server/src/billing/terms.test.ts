@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  billingEnforced,
-  extendPaidUntil,
-  judgePayment,
-  PERIOD_MS,
-  subscriptionState,
-} from "./terms.ts";
+import { billingEnforced, extendPaidUntil, judgePayment, PERIOD_MS, subscriptionState } from "./terms.ts";
 
 const PRICE = 100_000_000n; // 10 XLM
 const NODE = "ab".repeat(32);
@@ -20,7 +14,11 @@ const pay = (over: Partial<Parameters<typeof judgePayment>[0]> = {}) => ({
 describe("judgePayment", () => {
   it("applies whole periods of a native payment with a node memo", () => {
     expect(judgePayment(pay(), PRICE)).toEqual({ kind: "apply", node: NODE, periods: 1 });
-    expect(judgePayment(pay({ amount: PRICE * 12n }), PRICE)).toEqual({ kind: "apply", node: NODE, periods: 12 });
+    expect(judgePayment(pay({ amount: PRICE * 12n }), PRICE)).toEqual({
+      kind: "apply",
+      node: NODE,
+      periods: 12,
+    });
   });
 
   it.each([
@@ -53,15 +51,17 @@ describe("extendPaidUntil", () => {
 describe("subscriptionState", () => {
   const now = new Date("2026-11-01T00:00:00Z");
   it("is active only while paid through now", () => {
-    expect(subscriptionState({ status: "active", activeUntil: new Date(now.getTime() + 1) }, now)).toBe("active");
+    expect(subscriptionState({ status: "active", activeUntil: new Date(now.getTime() + 1) }, now)).toBe(
+      "active",
+    );
     expect(subscriptionState({ status: "active", activeUntil: now }, now)).toBe("lapsed");
     expect(subscriptionState({ status: "active", activeUntil: null }, now)).toBe("lapsed");
     expect(subscriptionState(undefined, now)).toBe("lapsed");
   });
   it("is suspended whatever was paid", () => {
-    expect(subscriptionState({ status: "suspended", activeUntil: new Date(now.getTime() + PERIOD_MS) }, now)).toBe(
-      "suspended",
-    );
+    expect(
+      subscriptionState({ status: "suspended", activeUntil: new Date(now.getTime() + PERIOD_MS) }, now),
+    ).toBe("suspended");
   });
 });
 

@@ -75,7 +75,9 @@ const xlmAmount = () =>
   z
     .string()
     .trim()
-    .regex(/^\d{1,12}(\.\d{1,7})?$/, { error: "must be an XLM amount such as 10 or 2.5 (at most 7 decimals)" })
+    .regex(/^\d{1,12}(\.\d{1,7})?$/, {
+      error: "must be an XLM amount such as 10 or 2.5 (at most 7 decimals)",
+    })
     .refine((v) => /[1-9]/.test(v), { error: "must be more than 0" });
 
 const hostName = () =>

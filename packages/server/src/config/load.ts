@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { xlmToStroops } from "@namereg/protocol";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { xlmToStroops } from "@namereg/protocol";
 import { redactUrl } from "../db/url.ts";
 import type { Config, ContractConfig, ContractName, Role } from "./config.ts";
 import {

@@ -102,7 +102,9 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
         });
         console.log(
           `${payment} applied to ${namespace}: ${result.periods} period(s), paid until ${result.paidUntil.toISOString()}` +
-            (result.remainder > 0n ? `; ${stroopsToXlm(result.remainder)} XLM bought nothing (refund by hand)` : ""),
+            (result.remainder > 0n
+              ? `; ${stroopsToXlm(result.remainder)} XLM bought nothing (refund by hand)`
+              : ""),
         );
         return;
       }

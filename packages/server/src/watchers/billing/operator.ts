@@ -68,7 +68,9 @@ export async function applyQuarantined(
   let periods = opts.periods;
   if (periods === undefined) {
     if (payment.asset !== "native") {
-      throw new BillingOperatorError(`payment ${id} is in ${payment.asset}, not XLM: say how many with --periods N`);
+      throw new BillingOperatorError(
+        `payment ${id} is in ${payment.asset}, not XLM: say how many with --periods N`,
+      );
     }
     periods = Number(payment.amount / opts.pricePerPeriod);
   }
@@ -119,7 +121,8 @@ export async function resolveQuarantined(
       .set({ state: "resolved", resolution: reason, resolvedAt: opts.now })
       .where(and(eq(billingPayments.id, id), eq(billingPayments.state, "quarantined")))
       .returning({ id: billingPayments.id });
-    if (done.length === 0) throw new BillingOperatorError(`payment ${id} was settled meanwhile; nothing done`);
+    if (done.length === 0)
+      throw new BillingOperatorError(`payment ${id} was settled meanwhile; nothing done`);
     await tx.insert(billingActions).values({ action: "resolve", paymentId: id, reason, at: opts.now });
   });
 }

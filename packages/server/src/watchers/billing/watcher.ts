@@ -5,8 +5,8 @@
 // anywhere neither loses nor double-counts a payment.
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { type QuarantineReason, extendPaidUntil, judgePayment } from "../../billing/terms.ts";
 import { BILLING_CURSOR } from "../../billing/billing-status.ts";
+import { extendPaidUntil, judgePayment, type QuarantineReason } from "../../billing/terms.ts";
 import {
   type AccountPaymentsSource,
   loadPaymentCursor,

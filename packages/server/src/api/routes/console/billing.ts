@@ -12,6 +12,9 @@ import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { type ConsoleContext, sessionOf } from "./context.ts";
 
+/** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */
+const xlm = (stroops: bigint) => stroopsToXlm(stroops).replace(/\.?0+$/, "");
+
 /** Payments shown to the owner: the latest ones, which is what an owner checks after paying. */
 const RECENT_PAYMENTS = 20;
 
@@ -58,14 +61,17 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
     const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
     const memo = namespaceNode(owner.namespace);
     const at = now();
-    const [row] = await db.db.select().from(subscriptions).where(eq(subscriptions.namespace, owner.namespace));
+    const [row] = await db.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.namespace, owner.namespace));
     const payments = await db.db
       .select()
       .from(billingPayments)
       .where(or(eq(billingPayments.namespace, owner.namespace), eq(billingPayments.memo, memo)))
       .orderBy(desc(billingPayments.toid), desc(billingPayments.operationIndex))
       .limit(RECENT_PAYMENTS);
-    const price = stroopsToXlm(billing.pricePerPeriod);
+    const price = xlm(billing.pricePerPeriod);
     return {
       namespace: owner.namespace,
       node: memo,
@@ -91,7 +97,7 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
         ledger: p.ledger,
         closedAt: p.closedAt.toISOString(),
         asset: p.asset,
-        amount: p.asset === "native" ? stroopsToXlm(p.amount) : p.amount.toString(),
+        amount: p.asset === "native" ? xlm(p.amount) : p.amount.toString(),
         state: p.state as "pending" | "applied" | "quarantined" | "resolved",
         periods: p.periods,
         paidUntil: p.paidUntil?.toISOString() ?? null,

@@ -2,8 +2,8 @@
 // failures become component states, never a 500.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
 import { BillingComponent, billingComponent } from "../../../billing/billing-status.ts";
+import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
 import { EscrowComponent, escrowComponent } from "../../../market/escrow-status.ts";
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
