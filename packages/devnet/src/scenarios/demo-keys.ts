@@ -18,6 +18,8 @@ export const DEMO_ROLES = [
   "winner",
   // The marketplace escrow of `namereg dev` (its secret is the service's ESCROW_SECRET there).
   "escrow",
+  // The billing account of `namereg dev` (it only receives; the service never signs with it).
+  "billing",
 ] as const;
 
 export type DemoRole = (typeof DEMO_ROLES)[number];

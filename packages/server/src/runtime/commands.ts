@@ -15,6 +15,7 @@ import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
 import { seedDemo } from "./seed-demo.ts";
+import { seedDemoBilling } from "./seed-demo-billing.ts";
 import { seedDemoListing } from "./seed-demo-market.ts";
 
 export interface Runtime {
@@ -141,6 +142,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     LOG_LEVEL: env.LOG_LEVEL ?? "warn",
     ...contractEnv(devnet),
     ...marketEnv(devnet),
+    ...billingEnv(devnet, env),
   };
   try {
     await startCommand(devEnv, "dev", async (url) => {
@@ -157,6 +159,13 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         await seedDemoListing({ apiUrl: url, devnet });
       } catch (err) {
         console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
+      }
+      try {
+        await seedDemoBilling({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(
+          `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
+        );
       }
       console.log(banner(url, devnet));
     });
@@ -190,6 +199,23 @@ function marketEnv(devnet: NamingDevnet): Env {
     ESCROW_SECRET: escrow.secret(),
     MARKET_FEE_BPS: "250",
     ESCROW_START_LEDGER: String(devnet.chain.latest.sequence),
+  };
+}
+
+/**
+ * The demo billing: on, paid to the demo `billing` account, 10 XLM per period. Within its grace window unless
+ * BILLING_GRACE_UNTIL says otherwise, so the directory lists everything as before; a past date shows enforcement.
+ */
+function billingEnv(devnet: NamingDevnet, env: Env): Env {
+  const graceDays = 30;
+  return {
+    BILLING_ENABLED: "true",
+    BILLING_ACCOUNT: demoKeypair("billing").publicKey(),
+    BILLING_GRACE_UNTIL:
+      env.BILLING_GRACE_UNTIL ?? new Date(Date.now() + graceDays * 86_400_000).toISOString(),
+    BILLING_PRICE_XLM: env.BILLING_PRICE_XLM ?? "10",
+    BILLING_START_LEDGER: String(devnet.chain.latest.sequence),
+    BILLING_POLL_MS: env.BILLING_POLL_MS ?? "1000",
   };
 }
 
