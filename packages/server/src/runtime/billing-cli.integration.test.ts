@@ -1,0 +1,89 @@
+// `namereg billing …` as an operator runs it: a separate process on the same PostgreSQL as the watcher.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
+import { billingActions, subscriptions } from "../db/tables.ts";
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+const run = promisify(execFile);
+
+describe("namereg billing", () => {
+  let h: BillingHarness;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    h = await startBillingHarness("postgres");
+    env = {
+      ...process.env,
+      LOG_LEVEL: "silent",
+      DATABASE_URL: h.database.url,
+      RPC_URL: h.devnet.rpcUrl,
+      NETWORK_PASSPHRASE: h.devnet.networkPassphrase,
+      BILLING_ENABLED: "true",
+      BILLING_ACCOUNT: h.billing.publicKey(),
+      BILLING_PRICE_XLM: "10",
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, "billing", ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it("lists quarantined payments, applies one with its reason, and refuses an action without one", async () => {
+    expect(await cli("quarantined")).toMatchObject({ code: 0, stdout: "nothing is quarantined\n" });
+    const paid = await h.pay(demoPayers().plain, "25", { text: "for plain" });
+    await h.sync();
+    const listed = await cli("quarantined");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(paid.id);
+    expect(listed.stdout).toContain("25.0000000 XLM");
+    expect(listed.stdout).toContain("memo_not_hash");
+
+    const refused = await cli("apply", paid.id, "plain");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--reason");
+
+    const applied = await cli("apply", paid.id, "plain", "--reason", "owner wrote the label as text");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toMatch(
+      /applied to plain: 2 period\(s\), paid until .*; 5\.0000000 XLM bought nothing/,
+    );
+    const [row] = await h.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.namespace, "plain"));
+    expect(row?.activeUntil).not.toBeNull();
+    expect((await cli("subscriptions")).stdout).toMatch(/plain\s+active\s+paid until/);
+  });
+
+  it("suspends and resumes a namespace, recording the reason", async () => {
+    const suspended = await cli("suspend", "plain", "--reason", "chargeback");
+    expect(suspended).toMatchObject({ code: 0, stdout: "plain is now suspended\n" });
+    expect((await cli("subscriptions")).stdout).toMatch(/plain\s+suspended .*\(chargeback\)/);
+    expect(await cli("resume", "plain", "--reason", "settled")).toMatchObject({
+      code: 0,
+      stdout: "plain is now active\n",
+    });
+    const actions = await h.database.db
+      .select()
+      .from(billingActions)
+      .where(eq(billingActions.namespace, "plain"));
+    expect(actions.map((a) => [a.action, a.reason])).toEqual([
+      ["apply", "owner wrote the label as text"],
+      ["suspend", "chargeback"],
+      ["resume", "settled"],
+    ]);
+    expect(await cli("suspend", "nosuchns", "--reason", "x")).toMatchObject({ code: 1 });
+  });
+});
