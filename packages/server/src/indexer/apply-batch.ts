@@ -3,8 +3,9 @@
 // position, plus the changed-node notification (delivered on commit). When fenced, the transaction first proves
 // this process is still the writer. Either all of it commits or none of it does.
 import type { Namespace } from "@namereg/protocol";
-import { eq } from "drizzle-orm";
-import { anyOf, bulkWrite } from "../db/bulk.ts";
+import { and, eq, gte, lte } from "drizzle-orm";
+import { anyOf } from "../db/bulk.ts";
+import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -12,7 +13,7 @@ import { assertWriter } from "../db/writer-fence.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
-import { chunks, emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
+import { emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 
 /** What the indexer keeps in memory between batches: tracked contracts and namespace labels. */
 export interface IndexerCache {
@@ -47,14 +48,7 @@ export async function applyBatch(
   const incoming = input.events;
   const result = await db.transaction(async (tx) => {
     if (input.epoch !== undefined) await assertWriter(tx, input.epoch);
-    const known = new Set<string>();
-    for (const chunk of chunks(
-      incoming.map((e) => e.row.id),
-      5000,
-    )) {
-      for (const r of await tx.select({ id: events.id }).from(events).where(anyOf(events.id, chunk)))
-        known.add(r.id);
-    }
+    const known = await archivedIds(tx, incoming);
     const fresh = incoming.filter((e) => !known.has(e.row.id));
     const ws = new WorkingSet();
     const contract = (id: string) => ws.tracked.get(id) ?? cache.contracts.get(id);
@@ -91,7 +85,7 @@ export async function applyBatch(
         letters.push(deadLetter(e, err.message));
       }
     }
-    await bulkWrite(
+    await copyRows(
       tx,
       events,
       fresh.map((e) => e.row),
@@ -127,6 +121,29 @@ export async function applyBatch(
     discovered,
     changedNodes: result.ws.changedNodes,
   };
+}
+
+/**
+ * The batch's events already in the archive (a replay after a crash or a takeover). Event ids are fixed-width, so
+ * one range per contract on `events_contract_idx` (contract, id) finds them: an index-only scan that costs
+ * nothing on a fresh back-fill, where looking up every id cost ~5% of the batch.
+ */
+async function archivedIds(tx: Db, incoming: readonly IncomingEvent[]): Promise<Set<string>> {
+  const first = incoming[0];
+  if (first === undefined) return new Set();
+  let low = first.row.id;
+  let high = first.row.id;
+  const contracts = new Set<string>();
+  for (const e of incoming) {
+    if (e.row.id < low) low = e.row.id;
+    if (e.row.id > high) high = e.row.id;
+    contracts.add(e.row.contractId);
+  }
+  const rows = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(and(anyOf(events.contractId, [...contracts]), gte(events.id, low), lte(events.id, high)));
+  return new Set(rows.map((r) => r.id));
 }
 
 function namespaceOfEmitter(cache: IndexerCache, emitter: TrackedRow | undefined): string | null {

@@ -3,6 +3,7 @@
 // events per second while the page still commits as one transaction.
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { anyOf, bulkWrite } from "../db/bulk.ts";
+import { copyRows } from "../db/copy.ts";
 import {
   claimCredits,
   claimFeePolicy,
@@ -214,7 +215,8 @@ export class WorkingSet {
       conflict: [claimFeeSweeps.eventId],
       onConflict: "nothing",
     });
-    await bulkWrite(db, nameHistory, this.history, {
+    // Append-only: COPY on PostgreSQL (db/copy.ts).
+    await copyRows(db, nameHistory, this.history, {
       conflict: [nameHistory.eventId, nameHistory.node],
       onConflict: "nothing",
     });
