@@ -9,8 +9,12 @@ import { ERROR_STATUS, type ErrorCode } from "@namereg/protocol";
  */
 export const HTTP_ERROR_STATUS = {
   method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_header_fields_too_large: 431,
+  // The database is unreachable, too slow or restarting: retry shortly (with Retry-After), nothing was changed.
+  database_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ApiErrorCode = ErrorCode | keyof typeof HTTP_ERROR_STATUS;

@@ -9,7 +9,7 @@ import type { Database } from "../db/index.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import { loggerOptions } from "./logger.ts";
 import { registerCors } from "./plugins/cors.ts";
-import { frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
@@ -91,12 +91,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Keep answering (in our error format, not Fastify's) while in-flight work drains on shutdown.
     return503OnClosing: false,
     frameworkErrors,
+    // A client must send its whole request (headers and body) in time: a body shorter than its Content-Length
+    // would otherwise hold the connection forever. Idle kept-alive connections go after keepAliveTimeout.
+    requestTimeout: config.http.requestTimeoutMs,
+    // Node checks those deadlines every 30 s by default, which would let a 5 s timeout run to 35 s.
+    http: { connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs) },
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    clientErrorHandler,
   };
   const fastify =
     deps.logger === undefined
       ? Fastify({ ...options, logger: loggerOptions(config) })
       : Fastify({ ...options, loggerInstance: deps.logger });
   const app: App = fastify.withTypeProvider<ZodTypeProvider>();
+  // Beyond this many open connections new ones are refused at accept, before they cost a request each.
+  app.server.maxConnections = config.http.maxConnections;
+  // Headers must arrive within the request timeout too (Node's default is a minute on its own).
+  app.server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
+  // Every body the API accepts is JSON; a text/plain body gets 415 like any other type, not a confusing 400.
+  app.removeContentTypeParser("text/plain");
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

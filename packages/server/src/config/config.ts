@@ -22,11 +22,21 @@ export interface Config {
   /** Absolute. */
   readonly dataDir: string;
   readonly trustProxy: boolean | number | readonly string[];
+  readonly http: {
+    /** A request (headers and body) must arrive within this; a slow client gets 408 and is closed. */
+    readonly requestTimeoutMs: number;
+    /** An idle kept-alive connection is closed after this. */
+    readonly keepAliveTimeoutMs: number;
+    /** Open connections beyond this are refused at accept. */
+    readonly maxConnections: number;
+  };
   readonly database: {
     /** `postgres://…`, `memory://`, or `file://…` (PGlite directory; default `DATA_DIR/pglite`). */
     readonly url: string;
     /** Equal to `url` unless a read replica is configured. */
     readonly readUrl: string;
+    /** PostgreSQL: no statement runs longer; a stuck database fails fast (503) instead of holding requests. */
+    readonly statementTimeoutMs: number;
   };
   readonly redisUrl: string | null;
   readonly chain: {

@@ -32,6 +32,7 @@ describe("loadConfig defaults", () => {
       logLevel: "info",
       dataDir: resolve("./data"),
       trustProxy: false,
+      http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 },
       redisUrl: null,
       chain: { rpcUrl: null, networkPassphrase: null },
       rateLimit: { perMinute: 600, intentPerMinute: 10 },
@@ -62,7 +63,7 @@ describe("loadConfig defaults", () => {
 
   it("puts an embedded PGlite database in DATA_DIR/pglite and reads from it too", () => {
     const url = pathToFileURL(resolve("./data/pglite")).href;
-    expect(config.database).toEqual({ url, readUrl: url });
+    expect(config.database).toEqual({ url, readUrl: url, statementTimeoutMs: 5000 });
     const elsewhere = loadConfig({ DATA_DIR: "/srv/namereg" });
     expect(elsewhere.database.url).toBe("file:///srv/namereg/pglite");
   });
@@ -151,6 +152,7 @@ describe("loadConfig values", () => {
     expect(loadConfig({ DATABASE_URL: "memory://" }).database).toEqual({
       url: "memory://",
       readUrl: "memory://",
+      statementTimeoutMs: 5000,
     });
     expect(loadConfig({ DATABASE_URL: "file:///var/lib/nr" }).database.url).toBe("file:///var/lib/nr");
     expect(loadConfig({ BILLING_GRACE_UNTIL: "2026-03-01T10:00:00+02:00" }).billing.graceUntil).toBe(

@@ -118,7 +118,16 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     logLevel: env.LOG_LEVEL,
     dataDir,
     trustProxy: env.TRUST_PROXY ?? false,
-    database: { url: databaseUrl, readUrl: env.DATABASE_READ_URL ?? databaseUrl },
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+    },
+    database: {
+      url: databaseUrl,
+      readUrl: env.DATABASE_READ_URL ?? databaseUrl,
+      statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
     redisUrl: env.REDIS_URL ?? null,
     chain: {
       rpcUrl: env.RPC_URL ?? null,

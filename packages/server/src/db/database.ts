@@ -10,6 +10,8 @@ export interface OpenDatabaseOptions {
   readonly readUrl?: string;
   /** Errors on background connections (idle pool clients, the LISTEN connection). Default: ignored. */
   readonly onError?: (error: Error) => void;
+  /** PostgreSQL: longest a pooled statement or connection attempt may take. Default: unbounded (tools, tests). */
+  readonly statementTimeoutMs?: number;
 }
 
 /** Opens the database without changing it; call `migrate()` before first use. */
@@ -21,6 +23,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       return openPostgres({
         url: options.url,
         ...(options.readUrl === undefined ? {} : { readUrl: options.readUrl }),
+        ...(options.statementTimeoutMs === undefined
+          ? {}
+          : { statementTimeoutMs: options.statementTimeoutMs }),
         onError: options.onError ?? (() => {}),
       });
     default:

@@ -13,6 +13,8 @@ export interface PostgresOptions {
   readonly readUrl?: string;
   /** Errors on idle or background connections, which no caller is waiting for. */
   readonly onError: (error: Error) => void;
+  /** See OpenDatabaseOptions. */
+  readonly statementTimeoutMs?: number;
 }
 
 const MIGRATION_LOCK = advisoryLockKey("namereg:migrate");
@@ -20,8 +22,17 @@ const MIGRATION_LOCK = advisoryLockKey("namereg:migrate");
 export function openPostgres(options: PostgresOptions): Database {
   const { url, onError } = options;
   const readUrl = options.readUrl ?? url;
+  const limit = options.statementTimeoutMs;
+  // statement_timeout stops a slow statement on the server; query_timeout gives up on a server that does not
+  // answer at all (frozen, unreachable), where statement_timeout cannot fire. Either way the caller gets an
+  // error it maps to 503 instead of waiting (api/plugins/errors.ts). Migrations and locks use their own
+  // sessions, outside these limits.
+  const bounds =
+    limit === undefined
+      ? { connectionTimeoutMillis: 10_000 }
+      : { connectionTimeoutMillis: limit, statement_timeout: limit, query_timeout: limit + 1000 };
   const pool = (connectionString: string) => {
-    const p = new pg.Pool({ connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const p = new pg.Pool({ connectionString, keepAlive: true, ...bounds });
     p.on("error", onError);
     // pg-pool listens for errors only on idle clients. A checked-out client whose backend is terminated between
     // two statements of a transaction (a database restart) would emit an unhandled 'error' and crash the

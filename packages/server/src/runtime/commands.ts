@@ -29,7 +29,11 @@ export async function openRuntime(role: Role, env: Env = process.env): Promise<R
   const logger = pino(loggerOptions(config) as object);
   logger.info({ config: describeConfig(config) }, `namereg ${role} starting`);
   for (const warning of config.warnings) logger.warn(warning);
-  const database = await openDatabase({ url: config.database.url, readUrl: config.database.readUrl });
+  const database = await openDatabase({
+    url: config.database.url,
+    readUrl: config.database.readUrl,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
   await database.migrate();
   return { config, logger, database };
 }

@@ -1,7 +1,11 @@
 // The one place errors become responses. Known failures keep their code; anything else is a 500 whose cause is
 // logged here and never sent: no SQL, stack, driver or RPC text leaves the process.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isDatabaseUnavailable } from "../../db/unavailable.ts";
 import { ApiError, type ApiErrorCode, type ErrorBody, INTERNAL_ERROR_BODY } from "../errors.ts";
+
+/** Seconds a client should wait before retrying after 503 database_unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -24,7 +28,10 @@ interface ValidationIssue {
 export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: NotFoundPreHandler): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (body.error === "database_unavailable") {
+      request.log.warn({ err: error }, "database unavailable");
+      void reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+    } else if (status >= 500) request.log.error({ err: error }, "request failed");
     return reply.code(status).send(body);
   });
 
@@ -42,6 +49,47 @@ export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: 
 }
 
 export type NotFoundPreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+// Node's HTTP parser rejects some requests before Fastify sees them (headers too large, invalid characters, a
+// request that did not arrive in time). They get the house format too, written straight to the socket.
+const PARSER_ERRORS: Readonly<
+  Record<string, { status: number; reason: string; code: ApiErrorCode; detail: string }>
+> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    code: "request_header_fields_too_large",
+    detail: "The request headers are too large.",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: "Request Timeout",
+    code: "request_timeout",
+    detail: "The request did not arrive in time.",
+  },
+};
+
+export function clientErrorHandler(
+  error: Error & { code?: string },
+  socket: import("node:net").Socket,
+): void {
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  const known = error.code === undefined ? undefined : PARSER_ERRORS[error.code];
+  const answer = known ?? {
+    status: 400,
+    reason: "Bad Request",
+    code: "invalid_request" as const,
+    detail: "The request is not valid HTTP (bad header name or value, or malformed framing).",
+  };
+  const body = JSON.stringify(new ApiError(answer.code, { detail: answer.detail }).body());
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${answer.reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** Fastify's own failures outside routing (a malformed URL, an over-long parameter) in the same format. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -73,6 +121,13 @@ export function toErrorResponse(
 
   const client = clientError(error);
   if (client !== null) return client;
+
+  if (isDatabaseUnavailable(error)) {
+    const unavailable = new ApiError("database_unavailable", {
+      detail: "The database is not answering right now; nothing was changed. Retry shortly.",
+    });
+    return { status: unavailable.statusCode, body: unavailable.body() };
+  }
 
   return { status: 500, body: INTERNAL_ERROR_BODY };
 }

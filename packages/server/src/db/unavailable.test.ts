@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "./unavailable.ts";
+
+const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
+const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1"), { cause });
+
+describe("isDatabaseUnavailable", () => {
+  it.each([
+    ["refused", coded("ECONNREFUSED")],
+    ["admin shutdown", coded("57P01", "terminating connection due to administrator command")],
+    ["starting up", coded("57P03", "the database system is starting up")],
+    ["statement timeout", coded("57014", "canceling statement due to statement timeout")],
+    ["too many connections", coded("53300")],
+    ["connection exception", coded("08006")],
+    ["terminated", new Error("Connection terminated unexpectedly")],
+    ["connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["read timeout", new Error("Query read timeout")],
+    ["wrapped by Drizzle", wrapped(coded("ECONNREFUSED"))],
+  ])("is true for %s", (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a syntax error", coded("42601", "syntax error")],
+    ["a unique violation", wrapped(coded("23505"))],
+    ["a plain error", new Error("boom")],
+    ["not an error", "ECONNREFUSED"],
+    [
+      "a failed fetch (the RPC, not the database)",
+      Object.assign(new TypeError("fetch failed"), { cause: coded("ECONNREFUSED") }),
+    ],
+  ])("is false for %s", (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
