@@ -258,11 +258,30 @@ describe("loadConfig validation", () => {
   });
 
   it("requires RPC_URL for the indexer and start, not for serve", () => {
+    const serving = { SESSION_SECRET: "s".repeat(32), HOME_DOMAIN: "names.example.com" };
     expect(problemsOf({}, "index")).toEqual({ RPC_URL: "is required for `namereg index`" });
-    expect(problemsOf({}, "start")).toEqual({ RPC_URL: "is required for `namereg start`" });
+    expect(problemsOf(serving, "start")).toEqual({ RPC_URL: "is required for `namereg start`" });
+    expect(() => loadConfig(serving, { role: "serve" })).not.toThrow();
     expect(loadConfig({ RPC_URL: "https://rpc.example" }, { role: "index" }).chain.rpcUrl).toBe(
       "https://rpc.example",
     );
+  });
+
+  it("refuses serve and start without SESSION_SECRET and a public HOME_DOMAIN, saying what to set", () => {
+    for (const role of ["serve", "start"] as const) {
+      const problems = problemsOf({ RPC_URL: "https://rpc.example" }, role);
+      expect(Object.keys(problems)).toEqual(["HOME_DOMAIN", "SESSION_SECRET"]);
+      expect(problems.SESSION_SECRET).toMatch(new RegExp(`^is required for \`namereg ${role}\`: set it to`));
+      expect(problems.HOME_DOMAIN).toMatch(/^must be the public host name wallets reach this service at/);
+    }
+    for (const local of ["localhost", "127.0.0.1:8080", "api.localhost", "::1"]) {
+      expect(problemsOf({ SESSION_SECRET: "s".repeat(32), HOME_DOMAIN: local }, "serve")).toHaveProperty(
+        "HOME_DOMAIN",
+      );
+    }
+    // Development and role-less tools are not serving anyone.
+    expect(() => loadConfig({})).not.toThrow();
+    expect(() => loadConfig({}, { role: "dev" })).not.toThrow();
   });
 
   it("lists every bad variable at once, in one human message", () => {

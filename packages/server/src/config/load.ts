@@ -8,6 +8,7 @@ import {
   type CONTRACTS,
   envSchema,
   type ParsedEnv,
+  type RelationProblem,
   relationProblems,
   SECRET_VARIABLES,
   URL_VARIABLES,
@@ -63,6 +64,7 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   }
 
   problems.push(...relationProblems(env));
+  if (options.role === "serve" || options.role === "start") problems.push(...servingProblems(env, options.role));
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -75,6 +77,37 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
     throw new ConfigError(problems.sort((a, b) => a.variable.localeCompare(b.variable)));
   }
   return deepFreeze(toConfig(parsed.data, role));
+}
+
+/** Host names that only make sense on the machine itself. */
+const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[?::1\]?|[^:]*\.localhost)(:\d+)?$/i;
+
+/**
+ * A serving process outside development (`namereg serve`, `namereg start`) signs wallet sessions: without a
+ * shared SESSION_SECRET every replica (and every restart) would reject the others' tokens, and SEP-10
+ * challenges name HOME_DOMAIN, which wallets show and check, so "localhost" cannot be right. `namereg dev` and
+ * tools that build a Config without a role are not serving anyone and may go without.
+ */
+function servingProblems(env: Env, role: "serve" | "start"): RelationProblem[] {
+  const problems: RelationProblem[] = [];
+  if ((env.SESSION_SECRET ?? "").trim() === "") {
+    problems.push({
+      variable: "SESSION_SECRET",
+      message:
+        `is required for \`namereg ${role}\`: set it to the same random string (at least 32 characters, e.g. ` +
+        "`openssl rand -base64 48`) on every replica, so wallet sessions survive restarts and work on all of them",
+    });
+  }
+  const home = (env.HOME_DOMAIN ?? "").trim();
+  if (home === "" || LOCAL_HOST.test(home)) {
+    problems.push({
+      variable: "HOME_DOMAIN",
+      message:
+        `must be the public host name wallets reach this service at (e.g. names.example.com) for ` +
+        `\`namereg ${role}\`${home === "" ? "" : ` (got ${JSON.stringify(home)})`}; \`namereg dev\` is the way to run without one`,
+    });
+  }
+  return problems;
 }
 
 function withValue(message: string, variable: string, raw: string | undefined): string {
