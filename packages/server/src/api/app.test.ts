@@ -270,3 +270,53 @@ describe("noStore", () => {
     await app.close();
   });
 });
+
+describe("CORS for wallet web apps", () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await appWith();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+  const preflight = (url: string, headers = "content-type") =>
+    app.inject({
+      method: "OPTIONS",
+      url,
+      headers: {
+        origin: "https://wallet.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": headers,
+      },
+    });
+
+  it.each(["/auth", "/auth/logout", "/records/prepare", "/records/submit", "/subnames/prepare"])(
+    "answers the preflight of %s for any origin, without credentials",
+    async (url) => {
+      const response = await preflight(url, "authorization,content-type");
+      expect(response.statusCode).toBe(204);
+      expect(response.headers["access-control-allow-origin"]).toBe("*");
+      expect(response.headers["access-control-allow-methods"]).toContain("POST");
+      expect(String(response.headers["access-control-allow-headers"]).toLowerCase()).toBe(
+        "authorization, content-type",
+      );
+      expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
+    },
+  );
+
+  it("puts the header on the actual answer too", async () => {
+    const response = await app.inject({
+      method: "POST",
+      url: "/records/submit",
+      headers: { origin: "https://wallet.example", "content-type": "application/json" },
+      payload: {},
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+  });
+
+  it("keeps the console closed to other origins", async () => {
+    const response = await preflight("/console/tx/submit");
+    expect(response.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});

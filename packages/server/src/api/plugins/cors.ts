@@ -1,5 +1,7 @@
-// Cross-origin access for public data only (spec §1 and §5.6). Console and other private routes get no CORS
-// headers, so browsers keep other sites' pages from calling them with a user's session.
+// Cross-origin access (spec §1 and §5.6): public data, and the routes a wallet's web app calls itself — SEP-10
+// sign-in (/auth) and the holder's prepare/submit (/records, /subnames). Those are authorised by signatures and
+// bearer tokens, never by cookies, so any origin may call them (no credentials mode). The owner console gets no
+// CORS headers: browsers keep other sites' pages from calling it with an owner's session.
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 
@@ -12,6 +14,10 @@ export const PUBLIC_PREFIXES: readonly string[] = [
   "/health",
   "/federation",
   "/.well-known/stellar.toml",
+  // Wallet web apps: sign-in, and prepare → sign → submit of the holder's own transactions.
+  "/auth",
+  "/records",
+  "/subnames",
 ];
 
 /** Headers a browser script may read: the rate-limit state, so clients can back off. */
@@ -20,6 +26,8 @@ const EXPOSED_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Re
 const PUBLIC: FastifyCorsOptions = {
   origin: "*",
   methods: ["GET", "HEAD", "POST"],
+  // Bearer tokens (POST /auth/logout) and JSON bodies; cookies are never used, so no credentials mode.
+  allowedHeaders: ["Authorization", "Content-Type"],
   exposedHeaders: EXPOSED_HEADERS,
   maxAge: 86_400,
   // A bare OPTIONS without Origin is not a browser preflight; answer it plainly rather than with a text error.
