@@ -51,6 +51,8 @@ export const ERROR_STATUS = {
   listing_exists: 409,
   // Not in §7: the owner's billing view while billing is off (docs/billing.md).
   billing_disabled: 409,
+  // Not in §7: a submit relay was handed a transaction of a kind this service does not prepare (docs/api.md).
+  transaction_not_allowed: 400,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -64,7 +64,8 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
   }
 
   problems.push(...relationProblems(env));
-  if (options.role === "serve" || options.role === "start") problems.push(...servingProblems(env, options.role));
+  if (options.role === "serve" || options.role === "start")
+    problems.push(...servingProblems(env, options.role));
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {

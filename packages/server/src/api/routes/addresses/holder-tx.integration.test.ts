@@ -9,7 +9,17 @@ import {
   RegistrarFns,
   ResolverFns,
 } from "@namereg/protocol";
-import { Address, type Keypair, rpc, type Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
+import {
+  Address,
+  Asset,
+  type Keypair,
+  Operation,
+  rpc,
+  StrKey,
+  type Transaction,
+  TransactionBuilder,
+  type xdr,
+} from "@stellar/stellar-sdk";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -347,6 +357,61 @@ describe("holder transactions: prepare, sign, submit", () => {
     });
   });
 
+  it("relays only the kinds of transaction it prepares, refusing others before sending anything", async () => {
+    const account = await server.getAccount(alice.publicKey());
+    const build = (...ops: xdr.Operation[]) => {
+      const builder = new TransactionBuilder(account, {
+        fee: "1000",
+        networkPassphrase: devnet.networkPassphrase,
+      }).setTimeout(300);
+      for (const op of ops) builder.addOperation(op);
+      return sign(builder.build());
+    };
+    const call = (contract: string, fn: string) =>
+      Operation.invokeContractFunction({ contract, function: fn, args: [] });
+    const unknown = StrKey.encodeContract(Buffer.alloc(32, 7));
+    const before = await server.getAccount(alice.publicKey());
+    const refused = (detail: string) => ({ status: 400, body: { error: "transaction_not_allowed", detail } });
+    expect(
+      await post("/records/submit", {
+        signedXdr: build(
+          Operation.payment({
+            destination: demoKeypair("bob").publicKey(),
+            asset: Asset.native(),
+            amount: "1",
+          }),
+        ),
+      }),
+    ).toEqual(
+      refused("signedXdr: is a payment operation; this service relays only the contract calls it prepares"),
+    );
+    expect(await post("/records/submit", { signedXdr: build(call(unknown, "set_chain_address")) })).toEqual(
+      refused(`signedXdr: calls ${unknown}, a contract this service does not track`),
+    );
+    expect(await post("/records/submit", { signedXdr: build(call(registrar, "transfer")) })).toEqual(
+      refused(
+        "signedXdr: calls transfer, which this service does not prepare (relayed: set_chain_address, create_subname, remove_subname, announce, claim_fee_credit)",
+      ),
+    );
+    expect(await post("/records/submit", { signedXdr: build(call(registrar, "set_chain_address")) })).toEqual(
+      refused(`signedXdr: calls set_chain_address on the registrar ${registrar}; it belongs to a resolver`),
+    );
+    expect(
+      await post("/records/submit", {
+        signedXdr: build(call(resolver, "set_chain_address"), call(resolver, "set_chain_address")),
+      }),
+    ).toEqual(refused("signedXdr: has 2 operations; this service relays exactly one contract call"));
+    expect(await post("/records/submit", { signedXdr: "A".repeat(20_000) })).toEqual({
+      status: 413,
+      body: {
+        error: "payload_too_large",
+        detail: "signedXdr: is 20000 characters; a prepared transaction is at most 16384",
+      },
+    });
+    // Nothing was sent: the account's sequence number did not move.
+    expect((await server.getAccount(alice.publicKey())).sequenceNumber()).toBe(before.sequenceNumber());
+  });
+
   it("reports a transaction that failed on chain with its hash and result code", async () => {
     const prepared = await prepareSubname({
       name: "late.alice.acme",
@@ -390,6 +455,7 @@ describe("holder transactions: prepare, sign, submit", () => {
     installErrorHandling(impatient);
     await impatient.register(holderTxRoutes, {
       db: database,
+      config: testConfig(),
       chainClient,
       submit: { attempts: 1, intervalMs: 0 },
     });

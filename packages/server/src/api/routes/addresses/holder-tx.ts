@@ -1,10 +1,13 @@
 // Holder transactions (spec §4.6 rule 4, §4.7 rule 3): POST /records/prepare builds an unsigned network-address
-// change with the current holder as source; POST /records/submit sends what the holder signed (any transaction
-// prepared here or by /subnames/prepare) and answers 200, 202 pending with the original hash, or 409 failed.
-// Preparing saves nothing. Not under /v1: no CORS (spec §1 convention 6).
+// change with the current holder as source; POST /records/submit sends what the wallet signed — only the kinds
+// of call this service prepares (chain/submit-policy.ts) — and answers 200, 202 pending with the original hash,
+// or 409 failed. Preparing saves nothing. Open to wallet web apps from any origin (api/plugins/cors.ts).
 import { canonicalChainAddress, isAccountId, parseName, ResolverFns } from "@namereg/protocol";
+import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { type ContractRole, requireRelayable, singleContractCall } from "../../../chain/submit-policy.ts";
+import { trackedContracts } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
@@ -28,18 +31,27 @@ const PrepareResponse = z.object({
   network: z.string(),
 });
 
-/** Signed envelopes are a few kilobytes; the body limit bounds this again. */
-const SubmitBody = z.strictObject({
-  signedXdr: z
-    .string()
-    .min(1)
-    .max(64 * 1024),
-});
+/** Its size is checked by the submit policy (413 past SUBMIT_XDR_MAX_CHARS); the body limit bounds it again. */
+const SubmitBody = z.strictObject({ signedXdr: z.string().min(1) });
 
-export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient" | "submit">> = async (
-  app,
-  { db, chainClient, submit },
-) => {
+export const holderTxRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "chainClient" | "submit" | "config">
+> = async (app, { db, chainClient, submit, config }) => {
+  // The configured core contracts are known without the mirror; registrars and resolvers come from it.
+  const core = new Map<string, ContractRole>();
+  for (const [role, contract] of Object.entries(config.chain.contracts)) {
+    if (contract.id !== null) core.set(contract.id, role as ContractRole);
+  }
+  const roleOf = async (contractId: string): Promise<ContractRole | null> => {
+    const configured = core.get(contractId);
+    if (configured !== undefined) return configured;
+    const [row] = await db.db
+      .select({ role: trackedContracts.role })
+      .from(trackedContracts)
+      .where(and(eq(trackedContracts.contractId, contractId), eq(trackedContracts.retired, false)));
+    return (row?.role as ContractRole | undefined) ?? null;
+  };
+
   app.post(
     "/records/prepare",
     { schema: { body: PrepareBody, response: { 200: PrepareResponse } } },
@@ -92,6 +104,8 @@ export const holderTxRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain
     { schema: { body: SubmitBody, response: SUBMIT_RESPONSES } },
     async (request, reply) => {
       if (chainClient === undefined) throw new ApiError("chain_unavailable");
+      const call = singleContractCall(request.body.signedXdr, chainClient.networkPassphrase);
+      await requireRelayable(call, roleOf);
       const outcome = await chainClient.submit(request.body.signedXdr, submit);
       return replySubmitOutcome(reply, outcome);
     },
