@@ -11,6 +11,7 @@ import { loggerOptions } from "./logger.ts";
 import { registerCors } from "./plugins/cors.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
+import { installRouteLimits } from "./plugins/route-limits.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { RouteDeps } from "./route-deps.ts";
@@ -128,6 +129,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       perMinute: config.rateLimit.perMinute,
       redis,
       keyPrefix: deps.rateLimitKeyPrefix ?? `${config.serviceName}:ratelimit:`,
+    });
+    installRouteLimits(app, {
+      auth: config.rateLimit.authPerMinute,
+      prepare: config.rateLimit.preparePerMinute,
+      submit: config.rateLimit.submitPerMinute,
+      intent: config.rateLimit.intentPerMinute,
     });
     // Unknown paths count against the limit too, so probing for routes is not free.
     installErrorHandling(app, app.rateLimit());

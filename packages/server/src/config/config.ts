@@ -47,6 +47,12 @@ export interface Config {
   readonly rateLimit: {
     readonly perMinute: number;
     readonly intentPerMinute: number;
+    /** SEP-10 challenges and tokens (GET/POST /auth) per IP. */
+    readonly authPerMinute: number;
+    /** Every prepare route per IP (each is a simulation on the RPC). */
+    readonly preparePerMinute: number;
+    /** Every submit route per IP (each is a send to the network). */
+    readonly submitPerMinute: number;
   };
   readonly market: {
     readonly enabled: boolean;

@@ -168,7 +168,13 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       networkPassphrase: env.NETWORK_PASSPHRASE ?? null,
       contracts,
     },
-    rateLimit: { perMinute: env.RATE_LIMIT_PER_MINUTE, intentPerMinute: env.INTENT_RATE_LIMIT_PER_MINUTE },
+    rateLimit: {
+      perMinute: env.RATE_LIMIT_PER_MINUTE,
+      intentPerMinute: env.INTENT_RATE_LIMIT_PER_MINUTE,
+      authPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+      preparePerMinute: env.PREPARE_RATE_LIMIT_PER_MINUTE,
+      submitPerMinute: env.SUBMIT_RATE_LIMIT_PER_MINUTE,
+    },
     market: {
       enabled: env.MARKET_ENABLED,
       escrowAccount: env.ESCROW_ACCOUNT ?? null,

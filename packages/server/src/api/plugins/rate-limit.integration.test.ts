@@ -14,7 +14,7 @@ describe("global rate limit shared through Redis", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    const config = testConfig({ RATE_LIMIT_PER_MINUTE: "3", REDIS_URL });
+    const config = testConfig({ RATE_LIMIT_PER_MINUTE: "3", AUTH_RATE_LIMIT_PER_MINUTE: "2", REDIS_URL });
     // Each app opens its own Redis connection from REDIS_URL, as separate replicas would.
     apps = await Promise.all([
       buildApp({ config, db: database, rateLimitKeyPrefix: keyPrefix }),
@@ -52,6 +52,25 @@ describe("global rate limit shared through Redis", () => {
     const redis = new Redis(REDIS_URL);
     try {
       expect(await redis.get(`${keyPrefix}192.0.2.10`)).toBe("4");
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("shares a per-route group's count too", async () => {
+    const [a, b] = apps;
+    if (a === undefined || b === undefined) throw new Error("apps not built");
+    const request = { url: "/auth?account=x", remoteAddress: "192.0.2.44" };
+    expect((await a.inject(request)).statusCode).toBe(400);
+    expect((await b.inject(request)).statusCode).toBe(400);
+    const limited = await a.inject(request);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: "rate_limited", detail: "at most 2 auth requests a minute" });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = await redis.keys(`${keyPrefix}*auth:192.0.2.44`);
+      expect(keys).toHaveLength(1);
+      expect(await redis.get(keys[0] as string)).toBe("3");
     } finally {
       redis.disconnect();
     }

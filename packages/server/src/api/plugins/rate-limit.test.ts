@@ -54,3 +54,71 @@ describe("global rate limit (in memory)", () => {
     expect((await app.inject({ url: "/health", remoteAddress: "198.51.100.2" })).statusCode).toBe(200);
   });
 });
+
+describe("per-route limits on top of the global one", () => {
+  let database: TestDatabase;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    app = await buildApp({
+      config: testConfig({
+        RATE_LIMIT_PER_MINUTE: "100",
+        AUTH_RATE_LIMIT_PER_MINUTE: "2",
+        PREPARE_RATE_LIMIT_PER_MINUTE: "3",
+        SUBMIT_RATE_LIMIT_PER_MINUTE: "1",
+      }),
+      db: database,
+      redis: null,
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+  const call = (method: "GET" | "POST", url: string, remoteAddress: string) =>
+    app.inject({ method, url, remoteAddress, ...(method === "POST" ? { payload: {} } : {}) });
+
+  it("limits SEP-10 challenges and tokens together, with the group's headers", async () => {
+    const ip = "192.0.2.10";
+    const first = await call("GET", "/auth?account=x", ip);
+    expect(first.statusCode).toBe(400);
+    expect(first.headers["ratelimit-limit"]).toBe("2");
+    expect(first.headers["ratelimit-remaining"]).toBe("1");
+    expect((await call("POST", "/auth", ip)).statusCode).toBe(400);
+    const limited = await call("GET", "/auth?account=x", ip);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: "rate_limited", detail: "at most 2 auth requests a minute" });
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // The group is per address and apart from other routes.
+    expect((await call("GET", "/auth?account=x", "192.0.2.11")).statusCode).toBe(400);
+    expect((await call("GET", "/health", ip)).statusCode).toBe(200);
+  });
+
+  it("limits every prepare route as one group and every submit route as another", async () => {
+    const ip = "192.0.2.20";
+    for (const url of ["/records/prepare", "/subnames/prepare", "/v1/claim-fee/credit/GABC/prepare"]) {
+      expect((await call("POST", url, ip)).statusCode).not.toBe(429);
+    }
+    expect((await call("POST", "/records/prepare", ip)).statusCode).toBe(429);
+    expect((await call("POST", "/records/submit", ip)).statusCode).toBe(400);
+    expect((await call("POST", "/records/submit", ip)).statusCode).toBe(429);
+  });
+
+  it("counts a limited route against the global limit too", async () => {
+    const small = await buildApp({
+      config: testConfig({ RATE_LIMIT_PER_MINUTE: "2", AUTH_RATE_LIMIT_PER_MINUTE: "50" }),
+      db: database,
+      redis: null,
+    });
+    try {
+      const ip = "192.0.2.30";
+      expect((await small.inject({ url: "/auth?account=x", remoteAddress: ip })).statusCode).toBe(400);
+      expect((await small.inject({ url: "/auth?account=x", remoteAddress: ip })).statusCode).toBe(400);
+      const third = await small.inject({ url: "/auth?account=x", remoteAddress: ip });
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toEqual({ error: "rate_limited" });
+    } finally {
+      await small.close();
+    }
+  });
+});

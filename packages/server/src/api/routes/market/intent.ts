@@ -36,20 +36,11 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
-  app,
-  { db, market, now, intentPerMinute },
-) => {
-  // On top of the global limit, counted apart from it.
-  const intentLimit = app.rateLimit({
-    max: intentPerMinute,
-    timeWindow: 60_000,
-    keyGenerator: (request) => `intent:${request.ip}`,
-  });
+export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db, market, now }) => {
+  // INTENT_RATE_LIMIT_PER_MINUTE applies on top of the global limit (api/plugins/route-limits.ts).
   app.post(
     "/v1/market/listings/:id/intent",
     {
-      onRequest: intentLimit,
       schema: {
         params: z.object({ id: z.string().max(64) }),
         body: z.object({ account: z.string().max(128) }),

@@ -29,7 +29,6 @@ export interface MarketRouteOptions {
   readonly db: Database;
   readonly market: EnabledMarket | null;
   readonly now: () => Date;
-  readonly intentPerMinute: number;
 }
 
 export function marketRouteOptions(deps: {
@@ -41,6 +40,5 @@ export function marketRouteOptions(deps: {
     db: deps.db,
     market: enabledMarket(deps.config),
     now: deps.now,
-    intentPerMinute: deps.config.rateLimit.intentPerMinute,
   };
 }

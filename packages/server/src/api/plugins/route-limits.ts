@@ -1,0 +1,74 @@
+// Per-route limits on top of the global one (spec §8): the routes that cost the service or the chain most — SEP-10
+// challenges and tokens, every prepare (a simulation on the RPC), every submit (a send), and the marketplace
+// intent — each group counted apart per client address, in the same store as the global limit (Redis when
+// configured, so replicas share it). A request to these routes counts against both limits.
+//
+// @fastify/rate-limit's own per-route config replaces the global limit for that route instead of adding to it,
+// and its route hooks skip each other on one request; so the groups use its createRateLimit (a check that
+// decides nothing by itself) from a hook that runs after the global one.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import { ApiError } from "../errors.ts";
+
+export type LimitGroup = "auth" | "prepare" | "submit" | "intent";
+
+export type RouteLimits = Readonly<Record<LimitGroup, number>>;
+
+/** Which group a route belongs to, by its path pattern and method; null: the global limit only. */
+export function limitGroupOf(method: string, url: string): LimitGroup | null {
+  if (url === "/auth" && (method === "GET" || method === "POST")) return "auth";
+  if (method !== "POST") return null;
+  if (url.endsWith("/prepare")) return "prepare";
+  if (url.endsWith("/submit")) return "submit";
+  if (url === "/v1/market/listings/:id/intent") return "intent";
+  return null;
+}
+
+interface LimitResult {
+  readonly max?: number;
+  readonly remaining?: number;
+  readonly ttlInSeconds?: number;
+  readonly isExceeded?: boolean;
+}
+
+type Check = (request: FastifyRequest) => Promise<LimitResult>;
+
+/** Call after the global rate limit is registered and before any route: the hooks attach as routes are added. */
+export function installRouteLimits(app: FastifyInstance, limits: RouteLimits): void {
+  const create = (app as unknown as { createRateLimit(options: object): Check }).createRateLimit;
+  const checks = new Map<LimitGroup, Check>();
+  for (const group of Object.keys(limits) as LimitGroup[]) {
+    checks.set(
+      group,
+      create({
+        max: limits[group],
+        timeWindow: 60_000,
+        // The group in the key keeps its count apart from the global one and from the other groups.
+        keyGenerator: (request: FastifyRequest) => `${group}:${request.ip}`,
+      }),
+    );
+  }
+  app.addHook("onRoute", (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const group = methods.map((m) => limitGroupOf(m, route.url)).find((g) => g !== null) ?? null;
+    const check = group === null ? undefined : checks.get(group);
+    if (check === undefined) return;
+    const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await check(request);
+      // Skipped on a store error (as the global limit is): serving beats refusing everyone.
+      if (result.max === undefined) return;
+      // The stricter, route's own budget is what the client should pace itself by.
+      void reply.headers({
+        "ratelimit-limit": String(result.max),
+        "ratelimit-remaining": String(result.remaining ?? 0),
+        "ratelimit-reset": String(result.ttlInSeconds ?? 0),
+      });
+      if (result.isExceeded === true) {
+        void reply.header("retry-after", String(result.ttlInSeconds ?? 60));
+        throw new ApiError("rate_limited", { detail: `at most ${result.max} ${group} requests a minute` });
+      }
+    };
+    const existing = route.onRequest;
+    route.onRequest =
+      existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
+  });
+}
