@@ -1,18 +1,25 @@
 // GET /v1/records (spec §2.3, §4.1 rule 3): the resolver record set read live from the contracts. The mirror only
-// says where to read (the namespace's resolver) and which text keys exist; every value comes from the chain.
-// The pay-to address and text values are essential (a failed read is 502 node_lookup_failed); the two
+// says where to read (the namespace's resolver and registrar) and which text keys exist; every value comes from
+// the chain. `address` is the pay-to address: the current payment instruction exactly as the Lookup contract gives
+// it to payers — the resolver's payment if set, else the registrar's built-in address for the name (CONTRACTS.md
+// Lookup). The pay-to address and text values are essential (a failed read is 502 node_lookup_failed); the two
 // verification flags are not, and read null when their read fails.
-import { PrimaryFns, ResolverFns } from "@namereg/protocol";
+import { LookupFns, PrimaryFns, RegistrarFns, ResolverFns } from "@namereg/protocol";
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { ApiError } from "../../errors.ts";
 
 export interface RecordsInput {
   readonly name: string;
+  /** The name's label within its namespace (the registrar's key). */
+  readonly label: string;
   readonly node: string;
   readonly resolver: string;
+  readonly registrar: string;
   readonly textKeys: readonly string[];
   readonly primaryId: string | null;
+  /** The Lookup contract, when configured: its answer is the pay-to address itself. */
+  readonly lookupId: string | null;
 }
 
 export interface RecordSet {
@@ -33,15 +40,12 @@ export async function readRecords(
   const { node, resolver } = input;
   // Keys are sorted so the same records always serialise the same.
   const keys = [...new Set(input.textKeys)].sort();
-  const [payment, values] = await Promise.all([
-    liveRead(chainClient, resolver, ResolverFns.payment, { node }, ESSENTIAL),
+  const [address, values] = await Promise.all([
+    payToAddress(chainClient, input),
     Promise.all(
       keys.map((key) => liveRead(chainClient, resolver, ResolverFns.text, { node, key }, ESSENTIAL)),
     ),
   ]);
-  // The payment instruction is the pay-to address when set; otherwise the resolver's plain address record.
-  const address =
-    payment?.address ?? (await liveRead(chainClient, resolver, ResolverFns.addr, { node }, ESSENTIAL));
   const text: Record<string, string> = {};
   keys.forEach((key, i) => {
     const value = values[i];
@@ -65,6 +69,19 @@ export async function readRecords(
     displayName: display === undefined ? null : display === node,
     primaryName: primary === undefined ? null : primary === input.name,
   };
+}
+
+/** What a payer is told to pay: Lookup's answer, or (without a Lookup contract) the same rule read directly. */
+async function payToAddress(chainClient: ChainClient | undefined, input: RecordsInput): Promise<string | null> {
+  if (input.lookupId !== null) {
+    const resolution = await liveRead(chainClient, input.lookupId, LookupFns.lookup, { name: input.name }, ESSENTIAL);
+    return resolution?.address ?? null;
+  }
+  const [payment, record] = await Promise.all([
+    liveRead(chainClient, input.resolver, ResolverFns.payment, { node: input.node }, ESSENTIAL),
+    liveRead(chainClient, input.registrar, RegistrarFns.name, { label: input.label }, ESSENTIAL),
+  ]);
+  return payment?.address ?? record?.address ?? null;
 }
 
 /** The value, or undefined when the read failed the way liveRead reports failures. */

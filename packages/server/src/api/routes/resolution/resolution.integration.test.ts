@@ -2,7 +2,7 @@
 // invalidation by the indexer's change notifications), name records, live resolver records, reverse, names by
 // holder and history.
 import { DEMO_TEXT, demoKeypair, type NamingDevnet, Wallet } from "@namereg/devnet";
-import { nameNode, RegistrarFns } from "@namereg/protocol";
+import { LookupFns, nameNode, RegistrarFns } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -30,7 +30,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     const build = () =>
       buildApp({
-        config: testConfig({ PRIMARY_ID: devnet.contracts.primary }),
+        config: testConfig({ PRIMARY_ID: devnet.contracts.primary, LOOKUP_ID: devnet.contracts.lookup }),
         db: database,
         redis: null,
         chain: { head: () => new RpcClient(devnet.rpcUrl, { retries: 0 }).getLatestLedger() },
@@ -219,18 +219,46 @@ for (const kind of TEST_DATABASE_KINDS) {
         });
       });
 
-      it("answers null address and flags for a name without records", async () => {
+      it("gives a name without a resolver payment the registrar's built-in address, as Lookup does", async () => {
+        const lookup = await new Wallet({
+          rpcUrl: devnet.rpcUrl,
+          networkPassphrase: devnet.networkPassphrase,
+        }).read(pk("admin"), devnet.contracts.lookup, LookupFns.lookup, { name: "bob.acme" });
+        expect(lookup?.address).toBeDefined();
         expect(await get("/v1/records/acme/bob")).toEqual({
           statusCode: 200,
           body: {
             name: "bob.acme",
             node: nameNode("bob", "acme"),
-            address: null,
+            address: lookup?.address,
             text: {},
-            displayName: null,
-            primaryName: null,
+            displayName: false,
+            primaryName: false,
           },
         });
+      });
+
+      it("answers every demo name's address exactly as the Lookup contract, with or without LOOKUP_ID", async () => {
+        const wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
+        const direct = await buildApp({
+          config: testConfig({ PRIMARY_ID: devnet.contracts.primary }),
+          db: database,
+          redis: null,
+          now: () => indexedAt,
+          chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
+        });
+        try {
+          for (const name of ["alice.acme", "bob.acme"]) {
+            const [label, namespace] = name.split(".") as [string, string];
+            const onChain = await wallet.read(pk("admin"), devnet.contracts.lookup, LookupFns.lookup, { name });
+            const viaLookup = await get(`/v1/records/${namespace}/${label}`);
+            const viaRegistrar = await get(`/v1/records/${namespace}/${label}`, direct);
+            expect({ name, address: viaLookup.body.address }).toEqual({ name, address: onChain?.address });
+            expect(viaRegistrar.body).toEqual(viaLookup.body);
+          }
+        } finally {
+          await direct.close();
+        }
       });
 
       it("answers the spec's errors", async () => {

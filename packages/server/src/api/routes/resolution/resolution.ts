@@ -193,7 +193,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       const ref = nameRef(request.params);
       const [nsRows, nameRows, recordRows] = await Promise.all([
         mirror
-          .select({ resolver: namespaces.resolver })
+          .select({ resolver: namespaces.resolver, registrar: namespaces.registrar })
           .from(namespaces)
           .where(eq(namespaces.label, ref.namespace))
           .limit(1),
@@ -215,10 +215,13 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       if (ns.resolver === null) throw new ApiError("no_resolver", { namespace: ref.namespace });
       return readRecords(chainClient, {
         name: ref.name,
+        label: ref.label,
         node: ref.node,
         resolver: ns.resolver,
+        registrar: ns.registrar,
         textKeys: recordRows[0]?.textKeys ?? [],
         primaryId: config.chain.contracts.primary.id,
+        lookupId: config.chain.contracts.lookup.id,
       });
     },
   );
