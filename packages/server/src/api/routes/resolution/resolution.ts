@@ -132,6 +132,9 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       const row = nameRows[0];
       // A reclaimed name is not issued (any more).
       if (row === undefined || !row.active) throw new ApiError("name_not_issued", { name: ref.name });
+      // Spec §3.5: a timed name past its expiry yields 404 name_expired on every name route; its history
+      // (/v1/names/{namespace}/{label}/history) still answers.
+      if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
       const stored = Number(statRows[0]?.resolutions ?? 0n);
       return {
         name: ref.name,
