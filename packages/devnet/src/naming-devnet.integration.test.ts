@@ -40,7 +40,7 @@ describe("demo scenario", () => {
     const ns = async (label: string) =>
       wallet.read(reader, devnet.contracts.registry, RegistryFns.namespace, { node: namespaceNode(label) });
     const acme = await ns("acme");
-    expect(acme).toMatchObject({ label: "acme", owner: pk("acme"), method: "reserved", locked: false });
+    expect(acme).toMatchObject({ label: "acme", owner: pk("acme"), method: "reserved", locked: true });
     expect(acme?.resolver).toBe(devnet.demo?.namespaces.acme.resolver);
     expect(await ns("plain")).toMatchObject({ owner: pk("plain"), resolver: null });
     expect(await ns("forsale")).toMatchObject({ owner: pk("seller"), method: "reserved" });

@@ -137,6 +137,31 @@ describe("registry", () => {
 });
 
 describe("registrar names", () => {
+  it("keeps the lock's promise: no reclaim of a live name, no expiry for a permanent one; issuing still works", () => {
+    const { registrar } = allocateAcme();
+    const issue = (label: string, expiresAt: bigint) =>
+      call(registrar, RegistrarFns.issue, { label, holder: ALICE, address: ALICE, expiresAt }, [OWNER]);
+    issue("forever", 0n);
+    issue("timed", host.timestamp + 100n);
+    call(registry, RegistryFns.lock, { node: namespaceNode("acme") }, [OWNER]);
+    expectContractError(() => call(registrar, RegistrarFns.reclaim, { label: "forever" }, [OWNER]), 16);
+    expectContractError(() => call(registrar, RegistrarFns.reclaim, { label: "timed" }, [OWNER]), 16);
+    expectContractError(
+      () =>
+        call(registrar, RegistrarFns.renew, { label: "forever", expiresAt: host.timestamp + 10n }, [OWNER]),
+      16,
+    );
+    // A timed name may still be renewed, and reclaimed once it has expired.
+    call(registrar, RegistrarFns.renew, { label: "timed", expiresAt: host.timestamp + 200n }, [OWNER]);
+    host.timestamp += 300n;
+    call(registrar, RegistrarFns.reclaim, { label: "timed" }, [OWNER]);
+    issue("later", 0n);
+    expect(call(registrar, RegistrarFns.name, { label: "later" })).toMatchObject({
+      holder: ALICE,
+      active: true,
+    });
+  });
+
   it("issues with generations, reclaims, reissues, and emits name_v1 each time", () => {
     const { registrar } = allocateAcme();
     expect(() =>

@@ -44,12 +44,16 @@ function nameNodeOf(ctx: InvocationContext, label: string): string {
   return childNode(namespaceNode(ctx), label);
 }
 
-/** The namespace owner, read from the registry on every use: ownership can move there at any time. */
-function owner(ctx: InvocationContext): string {
+/** The namespace, read from the registry on every use: ownership (and the lock) can change there at any time. */
+function namespaceRecord(ctx: InvocationContext) {
   const registry = typed(ctx.storage).need(K.registry, address, E.NAMESPACE_NOT_FOUND);
   const ns = callFn(ctx, registry, RegistryFns.namespace, { node: namespaceNode(ctx) });
   if (ns === null) throw new ContractError(E.NAMESPACE_NOT_FOUND);
-  return ns.owner;
+  return ns;
+}
+
+function owner(ctx: InvocationContext): string {
+  return namespaceRecord(ctx).owner;
 }
 
 /** A name resolves while it is active and not past a set expiry (0 = no expiry). */
@@ -175,9 +179,14 @@ export const registrarContract = defineContract("registrar", RegistrarFns, {
   },
 
   reclaim(ctx, { label }) {
-    ctx.requireAuth(owner(ctx));
+    const ns = namespaceRecord(ctx);
+    ctx.requireAuth(ns.owner);
     const name = loadName(ctx, label);
     if (!name.active) throw new ContractError(E.NAME_NOT_FOUND, "already reclaimed");
+    // The lock rule: in a locked namespace nobody takes back a name that is still live.
+    if (ns.locked && isLive(name, ctx.timestamp)) {
+      throw new ContractError(E.LOCKED, "the namespace is locked: live names cannot be reclaimed");
+    }
     const reclaimed = { ...name, active: false };
     saveName(ctx, label, reclaimed);
     typed(ctx.storage).remove(K.proposal(label));
@@ -229,9 +238,14 @@ export const registrarContract = defineContract("registrar", RegistrarFns, {
   },
 
   renew(ctx, { label, expiresAt }) {
-    ctx.requireAuth(owner(ctx));
+    const ns = namespaceRecord(ctx);
+    ctx.requireAuth(ns.owner);
     const name = loadName(ctx, label);
     if (!name.active) throw new ContractError(E.NAME_NOT_FOUND, "reclaimed names are reissued, not renewed");
+    // The lock rule: a name without expiry in a locked namespace keeps none (an expiry would be a reclaim later).
+    if (ns.locked && name.expiresAt === 0n && expiresAt !== 0n) {
+      throw new ContractError(E.LOCKED, "the namespace is locked: a name without expiry cannot be given one");
+    }
     const renewed = { ...name, expiresAt };
     saveName(ctx, label, renewed);
     nameChanged(ctx, label, renewed, "renew");

@@ -215,6 +215,10 @@ export async function runDemoScenario(
   await call(k.admin, allocator, AllocatorFns.award, { id: winner });
   const winnerNs = await namespaceOf("winner");
 
+  // acme is locked last: no registrar or resolver replacement and no reclaim of a live name from here on, so its
+  // names without expiry (alice.acme) are permanent; issuing names there still works.
+  await call(k.acme, registry, RegistryFns.lock, { node: acmeNode });
+
   // The present: one more ledger at the current time, after which ledgers may close on their own clock.
   await chain.closeLedger({ closeTime: BigInt(Math.max(Number(now), Number(clock) + 1)) });
   await wallet.read(alice, lookup, LookupFns.lookup, { name: "alice.acme" });

@@ -91,9 +91,9 @@ for (const kind of TEST_DATABASE_KINDS) {
     }
 
     it("pages through the whole archive in chain order, each event as stored", async () => {
-      expect(archive.length).toBe(32);
+      expect(archive.length).toBe(33);
       const { pages } = await allPages("", 7);
-      expect(pages.map((p) => p.events.length)).toEqual([7, 7, 7, 7, 4]);
+      expect(pages.map((p) => p.events.length)).toEqual([7, 7, 7, 7, 5]);
       const served = pages.flatMap((p) => p.events);
       expect(served).toEqual(archive.map(asEvent));
       for (let i = 1; i < served.length; i++) {
@@ -105,10 +105,12 @@ for (const kind of TEST_DATABASE_KINDS) {
     });
 
     it("ends on a full page without promising more", async () => {
-      const { pages } = await allPages("", 16);
+      // 33 events in pages of 11.
+      const { pages } = await allPages("", 11);
       expect(pages.map((p) => [p.events.length, p.hasMore])).toEqual([
-        [16, true],
-        [16, false],
+        [11, true],
+        [11, true],
+        [11, false],
       ]);
     });
 
@@ -199,7 +201,7 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect(await get("/v1/events?limit=1001")).toEqual(outOfRange);
       expect(await get("/v1/events?limit=-5")).toEqual(outOfRange);
       expect((await get("/v1/events?limit=1000")).body).toMatchObject({ hasMore: false });
-      expect(((await get("/v1/events")).body as Page).events).toHaveLength(32);
+      expect(((await get("/v1/events")).body as Page).events).toHaveLength(33);
     });
 
     it("reports every component operational over the indexed demo", async () => {

@@ -97,7 +97,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         registrarId: demo.chain.namespaces.acme.registrar,
         resolverId: demo.chain.namespaces.acme.resolver,
         chainNetworks: ["ethereum", "bitcoin"],
-        locked: false,
+        locked: true,
       };
       expect(await get("/v1/namespaces/acme")).toEqual({ statusCode: 200, body: expected });
       expect(await get("/v1/namespaces/ACME")).toEqual({ statusCode: 200, body: expected });

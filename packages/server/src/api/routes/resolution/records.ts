@@ -72,9 +72,18 @@ export async function readRecords(
 }
 
 /** What a payer is told to pay: Lookup's answer, or (without a Lookup contract) the same rule read directly. */
-async function payToAddress(chainClient: ChainClient | undefined, input: RecordsInput): Promise<string | null> {
+async function payToAddress(
+  chainClient: ChainClient | undefined,
+  input: RecordsInput,
+): Promise<string | null> {
   if (input.lookupId !== null) {
-    const resolution = await liveRead(chainClient, input.lookupId, LookupFns.lookup, { name: input.name }, ESSENTIAL);
+    const resolution = await liveRead(
+      chainClient,
+      input.lookupId,
+      LookupFns.lookup,
+      { name: input.name },
+      ESSENTIAL,
+    );
     return resolution?.address ?? null;
   }
   const [payment, record] = await Promise.all([

@@ -145,7 +145,8 @@ for (const kind of TEST_DATABASE_KINDS) {
             name: "carol.plain",
             namespace: "plain",
             holder: pk("carol"),
-            ownership: "permanent",
+            // No expiry, but plain is not locked: its owner can still reclaim carol.plain.
+            ownership: "revocable",
             storage: "live",
             expiresAt: null,
             resolutions,
@@ -256,7 +257,9 @@ for (const kind of TEST_DATABASE_KINDS) {
         try {
           for (const name of ["alice.acme", "bob.acme"]) {
             const [label, namespace] = name.split(".") as [string, string];
-            const onChain = await wallet.read(pk("admin"), devnet.contracts.lookup, LookupFns.lookup, { name });
+            const onChain = await wallet.read(pk("admin"), devnet.contracts.lookup, LookupFns.lookup, {
+              name,
+            });
             const viaLookup = await get(`/v1/records/${namespace}/${label}`);
             const viaRegistrar = await get(`/v1/records/${namespace}/${label}`, direct);
             expect({ name, address: viaLookup.body.address }).toEqual({ name, address: onChain?.address });

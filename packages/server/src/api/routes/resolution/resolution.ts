@@ -116,7 +116,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       const ref = nameRef(request.params);
       const [nsRows, nameRows, statRows] = await Promise.all([
         mirror
-          .select({ owner: namespaces.owner, displayName: namespaceProfiles.displayName })
+          .select({
+            owner: namespaces.owner,
+            locked: namespaces.locked,
+            displayName: namespaceProfiles.displayName,
+          })
           .from(namespaces)
           .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
           .where(eq(namespaces.label, ref.namespace))
@@ -140,7 +144,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
         name: ref.name,
         namespace: ref.namespace,
         holder: row.holder,
-        ownership: ownershipOf(row.expiresAt),
+        ownership: ownershipOf(row.expiresAt, ns.locked),
         storage: "live" as const,
         expiresAt: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
         resolutions: stored + counter.unflushed(ref.node),
@@ -277,8 +281,10 @@ async function loadResolution(db: Db, ref: NameRef): Promise<CachedResolution> {
       active: names.active,
       expiresAt: names.expiresAt,
       issuedLedger: names.issuedLedger,
+      locked: namespaces.locked,
     })
     .from(names)
+    .innerJoin(namespaces, eq(namespaces.label, names.namespace))
     .where(eq(names.node, ref.node))
     .limit(1);
   // Reclaimed names do not resolve, and are indistinguishable from never-issued ones here.
@@ -286,7 +292,9 @@ async function loadResolution(db: Db, ref: NameRef): Promise<CachedResolution> {
   const body = ResolveResponse.parse({
     name: ref.name,
     account: row.holder,
-    ownership: ownershipOf(row.expiresAt),
+    // A lock is forever, so a cached `revocable` can only be too cautious, never too trusting; it is refreshed
+    // within the cache's positive TTL (the lock is a namespace event, not a change of this node).
+    ownership: ownershipOf(row.expiresAt, row.locked),
     storage: "live",
     expires_at: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
     ledger: row.issuedLedger,

@@ -5,10 +5,13 @@ const Timestamp = z.iso.datetime();
 const Ledger = z.number().int().nonnegative();
 
 /**
- * `ownership` and `storage` (spec §2.1; only their example values are specified): a name without expiry is
- * `permanent`, a timed one `expiring`; every answer comes from live (current) chain state: `live`.
+ * `ownership` and `storage` (spec §2.1; only their example values are specified). `ownership` says what the chain
+ * guarantees, never inferring permanence from a missing expiry (§6.4.2): `permanent` — no expiry and the namespace
+ * is locked, so neither a reclaim nor a registrar replacement can take the name back; `revocable` — no expiry, but
+ * the namespace owner can still reclaim it; `expiring` — a timed name. Every answer comes from live (current)
+ * chain state: `live`.
  */
-export const Ownership = z.enum(["permanent", "expiring"]);
+export const Ownership = z.enum(["permanent", "revocable", "expiring"]);
 export const Storage = z.literal("live");
 
 export const ResolveResponse = z.object({
@@ -90,6 +93,7 @@ export function isoOfSeconds(seconds: bigint): string {
   return new Date(Number(s) * 1000).toISOString();
 }
 
-export function ownershipOf(expiresAt: bigint | null): z.infer<typeof Ownership> {
-  return expiresAt === null ? "permanent" : "expiring";
+export function ownershipOf(expiresAt: bigint | null, namespaceLocked: boolean): z.infer<typeof Ownership> {
+  if (expiresAt !== null) return "expiring";
+  return namespaceLocked ? "permanent" : "revocable";
 }
