@@ -3,6 +3,7 @@
 import { runDevnetCli } from "@namereg/devnet";
 import { billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
+import { deadLettersCommand } from "./runtime/dead-letters-cli.ts";
 import { escrowCommand } from "./runtime/escrow-cli.ts";
 
 const USAGE = `usage: namereg <command>
@@ -14,6 +15,7 @@ const USAGE = `usage: namereg <command>
   migrate   apply database migrations and exit
   escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
   billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
+  dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
   devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
 
 Configuration comes from the environment: see docs/configuration.md.`;
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   devnet: () => runDevnetCli(rest),
   escrow: () => escrowCommand(rest),
   billing: () => billingCommand(rest),
+  "dead-letters": () => deadLettersCommand(rest),
 };
 
 async function main(): Promise<void> {

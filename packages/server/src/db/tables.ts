@@ -88,6 +88,8 @@ export const deadLetters = pgTable("dead_letters", {
   error: text("error").notNull(),
   createdAt: tz("created_at").notNull().defaultNow(),
   resolvedAt: tz("resolved_at"),
+  /** How it was resolved: retried and projected, or the operator's reason (namereg dead-letters resolve). */
+  resolution: text("resolution"),
 });
 
 /** One row: what the indexer last observed and processed (spec §4.3, §6.4 rule 5). */

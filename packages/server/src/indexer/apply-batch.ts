@@ -39,7 +39,14 @@ export async function applyBatch(
     streamId: number;
     /** The batch's events, decoded (the indexer decodes each batch as it arrives). */
     events: IncomingEvent[];
-    next: StreamPosition;
+    /** The stream's position after the batch; null when replaying (the stream does not move). */
+    next: StreamPosition | null;
+    /**
+     * `replay`: the events are archived already and were dead-lettered (namereg dead-letters retry): project them
+     * again with the current code, bring their archive rows' decoded columns up to date, and resolve their dead
+     * letters — or record the new error. Default `append`: a new page from the stream.
+     */
+    mode?: "append" | "replay";
     rereads: Map<string, Namespace | null>;
     /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
     epoch?: number;
@@ -48,7 +55,8 @@ export async function applyBatch(
   const incoming = input.events;
   const result = await db.transaction(async (tx) => {
     if (input.epoch !== undefined) await assertWriter(tx, input.epoch);
-    const known = await archivedIds(tx, incoming);
+    const replay = input.mode === "replay";
+    const known = replay ? new Set<string>() : await archivedIds(tx, incoming);
     const fresh = incoming.filter((e) => !known.has(e.row.id));
     const ws = new WorkingSet();
     const contract = (id: string) => ws.tracked.get(id) ?? cache.contracts.get(id);
@@ -85,13 +93,17 @@ export async function applyBatch(
         letters.push(deadLetter(e, err.message));
       }
     }
-    await copyRows(
-      tx,
-      events,
-      fresh.map((e) => e.row),
-      { conflict: [events.id], onConflict: "nothing" },
-    );
-    if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
+    if (replay) {
+      await settleReplayed(tx, fresh, letters);
+    } else {
+      await copyRows(
+        tx,
+        events,
+        fresh.map((e) => e.row),
+        { conflict: [events.id], onConflict: "nothing" },
+      );
+      if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
+    }
     for (const t of ws.tracked.values()) {
       if (t.streamId === NEW_STREAM) {
         const [s] = await tx
@@ -104,10 +116,12 @@ export async function applyBatch(
     }
     await ws.flush(tx);
     await notifyNodeChanges(tx, ws.changedNodes);
-    await tx
-      .update(streams)
-      .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })
-      .where(eq(streams.id, input.streamId));
+    if (input.next !== null) {
+      await tx
+        .update(streams)
+        .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })
+        .where(eq(streams.id, input.streamId));
+    }
     return { ws, archived: fresh.length, applied, deadLettered: letters.length };
   });
   // Only after commit does the in-memory view move on.
@@ -144,6 +158,31 @@ async function archivedIds(tx: Db, incoming: readonly IncomingEvent[]): Promise<
     .from(events)
     .where(and(anyOf(events.contractId, [...contracts]), gte(events.id, low), lte(events.id, high)));
   return new Set(rows.map((r) => r.id));
+}
+
+/** Replayed dead letters: resolved when projected (their archive rows get the decoded columns), else re-noted. */
+async function settleReplayed(
+  tx: Db,
+  replayed: readonly IncomingEvent[],
+  letters: readonly (typeof deadLetters.$inferInsert)[],
+): Promise<void> {
+  const failed = new Map(letters.map((l) => [l.eventId, l.error]));
+  const now = new Date();
+  for (const e of replayed) {
+    const error = failed.get(e.row.id);
+    if (error !== undefined) {
+      await tx.update(deadLetters).set({ error }).where(eq(deadLetters.eventId, e.row.id));
+      continue;
+    }
+    await tx
+      .update(events)
+      .set({ type: e.row.type, subject: e.row.subject, namespace: e.row.namespace })
+      .where(eq(events.id, e.row.id));
+    await tx
+      .update(deadLetters)
+      .set({ resolvedAt: now, resolution: "retried: projected with the current code" })
+      .where(eq(deadLetters.eventId, e.row.id));
+  }
 }
 
 function namespaceOfEmitter(cache: IndexerCache, emitter: TrackedRow | undefined): string | null {

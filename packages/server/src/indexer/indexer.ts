@@ -6,7 +6,15 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
 import { contractsCreatedBy } from "../chain/created-contracts.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
-import { gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
+import {
+  deadLetters,
+  events,
+  gaps,
+  indexerState,
+  namespaces,
+  streams,
+  trackedContracts,
+} from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
@@ -211,6 +219,61 @@ export class Indexer {
   }
 
   /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */
+  /**
+   * Projects one dead-lettered event again with the current code (namereg dead-letters retry), with the same
+   * chain re-reads a batch gets; call init() first. The event is archived already, so only projections, its
+   * archive row's decoded columns and its dead letter change. Returns the error if it fails again.
+   */
+  async retryDeadLetter(eventId: string): Promise<{ resolved: boolean; error: string | null }> {
+    const { db } = this.o;
+    const [letter] = await db.select().from(deadLetters).where(eq(deadLetters.eventId, eventId));
+    if (letter === undefined) throw new Error(`no dead letter ${eventId}`);
+    if (letter.resolvedAt !== null) throw new Error(`dead letter ${eventId} is resolved already`);
+    const [stored] = await db.select().from(events).where(eq(events.id, eventId));
+    if (stored === undefined) throw new Error(`the archive has no event ${eventId}`);
+    const incoming = decodeRawEvent({
+      type: "contract",
+      id: stored.id,
+      contractId: stored.contractId,
+      ledger: stored.ledger,
+      ledgerClosedAt: stored.at?.toISOString() ?? "",
+      txHash: stored.txHash,
+      transactionIndex: stored.transactionIndex,
+      operationIndex: stored.operationIndex,
+      inSuccessfulContractCall: stored.inSuccessfulContractCall,
+      topic: stored.topics,
+      value: stored.value,
+    });
+    const emitter = this.cache.contracts.get(stored.contractId);
+    await applyBatch(db, this.cache, {
+      streamId: emitter?.streamId ?? 0,
+      events: [incoming],
+      next: null,
+      rereads: await this.rereadNamespaces([incoming]),
+      mode: "replay",
+      ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
+    });
+    const [after] = await db.select().from(deadLetters).where(eq(deadLetters.eventId, eventId));
+    if (incoming.decoded.kind === "foreign") {
+      // Not a naming event after all (a topic this code does not follow): nothing to project, nothing to wait for.
+      await db
+        .update(deadLetters)
+        .set({ resolvedAt: new Date(), resolution: "retried: not a naming event; nothing to project" })
+        .where(eq(deadLetters.eventId, eventId));
+      return { resolved: true, error: null };
+    }
+    if (incoming.decoded.kind === "invalid") {
+      await db
+        .update(deadLetters)
+        .set({ error: incoming.decoded.error })
+        .where(eq(deadLetters.eventId, eventId));
+      return { resolved: false, error: incoming.decoded.error };
+    }
+    return after?.resolvedAt != null
+      ? { resolved: true, error: null }
+      : { resolved: false, error: after?.error ?? null };
+  }
+
   private async rereadNamespaces(batch: IncomingEvent[]): Promise<Map<string, Namespace | null>> {
     const allocations = new Map<string, string>(); // node → transaction hash of its ns_v1
     for (const { row, decoded } of batch) {

@@ -31,6 +31,7 @@ CREATE TABLE "billing_payments" (
 	"received_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "dead_letters" ADD COLUMN "resolution" text;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "node" text;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "suspended_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "suspend_reason" text;--> statement-breakpoint

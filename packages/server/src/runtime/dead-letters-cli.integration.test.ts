@@ -1,0 +1,143 @@
+// `namereg dead-letters` as an operator runs it, against the indexed demo on PostgreSQL: list, retry (a letter
+// the current code can project, and one it still cannot), resolve with a reason; /v1/status counts the unresolved.
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { NamingDevnet } from "@namereg/devnet";
+import { nameNode } from "@namereg/protocol";
+import { xdr } from "@stellar/stellar-sdk";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../test/fixtures/database.ts";
+import { indexDemo, runUntilIdle } from "../../test/fixtures/demo.ts";
+import { readIndexerSnapshot } from "../db/coverage.ts";
+import { deadLetters, events, names } from "../db/tables.ts";
+import type { Indexer } from "../indexer/indexer.ts";
+import { contractEnv } from "./commands.ts";
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+const run = promisify(execFile);
+
+describe("namereg dead-letters", () => {
+  let devnet: NamingDevnet;
+  let database: TestDatabase;
+  let indexer: Indexer;
+  let env: NodeJS.ProcessEnv;
+  let carolIssue: string;
+  let garbage: string;
+  beforeAll(async () => {
+    ({ devnet, database, indexer } = await indexDemo("postgres"));
+    // An event no code can decode: dead-lettered by the indexer itself.
+    devnet.chain.injectEvents([
+      {
+        contractId: devnet.contracts.registry,
+        topics: [xdr.ScVal.scvSymbol("ns_v1"), xdr.ScVal.scvBytes(Buffer.alloc(31))],
+        value: xdr.ScVal.scvVoid(),
+      },
+    ]);
+    devnet.closeLedger();
+    await runUntilIdle(indexer);
+    const [letter] = await database.db.select().from(deadLetters);
+    garbage = letter?.eventId ?? "";
+    // And one an older version failed: carol.plain's issue, as if it had never been projected.
+    const node = nameNode("carol", "plain");
+    const [issue] = await database.db
+      .select()
+      .from(events)
+      .where(and(eq(events.subject, node), eq(events.type, "name_v1")));
+    carolIssue = issue?.id ?? "";
+    await database.db.delete(names).where(eq(names.node, node));
+    await database.db.insert(deadLetters).values({
+      eventId: carolIssue,
+      contractId: issue?.contractId ?? "",
+      ledger: issue?.ledger ?? 0,
+      error: "name_v1: an old decoder's complaint",
+    });
+    env = {
+      ...process.env,
+      LOG_LEVEL: "silent",
+      DATABASE_URL: database.url,
+      RPC_URL: devnet.rpcUrl,
+      NETWORK_PASSPHRASE: devnet.networkPassphrase,
+      ...contractEnv(devnet),
+    };
+  }, 120_000);
+  afterAll(async () => {
+    await devnet?.stop();
+    await database?.close();
+  });
+
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, [CLI, "dead-letters", ...args], { env });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+
+  it("lists the unresolved letters and status counts them", async () => {
+    const listed = await cli("list");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(garbage);
+    expect(listed.stdout).toContain(carolIssue);
+    expect((await readIndexerSnapshot(database.db)).deadLetters).toBe(2);
+  });
+
+  it("retries: projects what the current code can, and reports what still fails", async () => {
+    expect(await cli("retry", carolIssue)).toMatchObject({
+      code: 0,
+      stdout: `${carolIssue} projected and resolved\n`,
+    });
+    const [carol] = await database.db
+      .select()
+      .from(names)
+      .where(eq(names.node, nameNode("carol", "plain")));
+    expect(carol).toMatchObject({ label: "carol", namespace: "plain", active: true });
+    const [letter] = await database.db.select().from(deadLetters).where(eq(deadLetters.eventId, carolIssue));
+    expect(letter?.resolution).toBe("retried: projected with the current code");
+
+    const again = await cli("retry", garbage);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(new RegExp(`^${garbage} failed again: .*ns_v1`));
+    expect((await readIndexerSnapshot(database.db)).deadLetters).toBe(1);
+  });
+
+  it("resolves by hand only with a reason, and lists it with --all", async () => {
+    const refused = await cli("resolve", garbage);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--reason");
+    expect(await cli("resolve", garbage, "--reason", "junk injected by a test")).toMatchObject({ code: 0 });
+    expect((await cli("list")).stdout).toBe("no unresolved dead letters\n");
+    const all = (await cli("list", "--all")).stdout;
+    expect(all).toContain(`resolved`);
+    expect(all).toContain("by operator: junk injected by a test");
+    expect((await readIndexerSnapshot(database.db)).deadLetters).toBe(0);
+  });
+});
+
+describe("retrying a dead letter in process on PGlite", () => {
+  it("projects the archived event again and resolves its letter", async () => {
+    const { devnet, database, indexer } = await indexDemo("pglite");
+    try {
+      const node = nameNode("carol", "plain");
+      const [issue] = await database.db
+        .select()
+        .from(events)
+        .where(and(eq(events.subject, node), eq(events.type, "name_v1")));
+      if (issue === undefined) throw new Error("carol.plain's issue is not archived");
+      await database.db.delete(names).where(eq(names.node, node));
+      await database.db
+        .insert(deadLetters)
+        .values({ eventId: issue.id, contractId: issue.contractId, ledger: issue.ledger, error: "old" });
+      expect(await indexer.retryDeadLetter(issue.id)).toEqual({ resolved: true, error: null });
+      const [carol] = await database.db.select().from(names).where(eq(names.node, node));
+      expect(carol).toMatchObject({ holder: expect.any(String), active: true });
+      await expect(indexer.retryDeadLetter(issue.id)).rejects.toThrow(/resolved already/);
+    } finally {
+      await devnet.stop();
+      await database.close();
+    }
+  });
+});
