@@ -5,7 +5,7 @@ import type { Chain } from "./chain/chain.ts";
 import { allocatorContract } from "./contracts/allocator.ts";
 import { lookupContract } from "./contracts/lookup.ts";
 import { primaryContract } from "./contracts/primary.ts";
-import { registrarContract } from "./contracts/registrar.ts";
+import { basicRegistrarContract, registrarContract } from "./contracts/registrar.ts";
 import { registryContract } from "./contracts/registry.ts";
 import { resolverContract } from "./contracts/resolver.ts";
 import { type Devnet, type DevnetOptions, startDevnet } from "./devnet.ts";
@@ -16,6 +16,7 @@ import { demoKeypair } from "./scenarios/demo-keys.ts";
 export const NAMING_KINDS = [
   registryContract,
   registrarContract,
+  basicRegistrarContract,
   resolverContract,
   lookupContract,
   primaryContract,

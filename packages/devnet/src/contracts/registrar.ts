@@ -148,7 +148,7 @@ function subnameChanged(
   );
 }
 
-export const registrarContract = defineContract("registrar", RegistrarFns, {
+const registrarHandlers: Parameters<typeof defineContract<typeof RegistrarFns>>[2] = {
   __constructor(ctx, { registry, node }) {
     const s = typed(ctx.storage);
     s.set(K.registry, address, registry);
@@ -339,4 +339,24 @@ export const registrarContract = defineContract("registrar", RegistrarFns, {
       policy(ctx) !== "suspended";
     return [parent.holder, record.generation, active];
   },
+};
+
+export const registrarContract = defineContract("registrar", RegistrarFns, registrarHandlers);
+
+/**
+ * A registrar built without the subname interface (CONTRACTS.md: a registrar "without subname support"): names
+ * work as in the full registrar; every subname function answers error #9, which the server reports as 409
+ * subnames_unsupported. Deployed by tests and scenarios that need such a namespace (`attach_registrar`).
+ */
+const noSubnames = (): never => {
+  throw new ContractError(E.NETWORK_NOT_ENABLED, "this registrar has no subname support");
+};
+export const basicRegistrarContract = defineContract("registrar_basic", RegistrarFns, {
+  ...registrarHandlers,
+  subname_policy: noSubnames,
+  set_subname_policy: noSubnames,
+  subname: noSubnames,
+  subnames: noSubnames,
+  create_subname: noSubnames,
+  remove_subname: noSubnames,
 });

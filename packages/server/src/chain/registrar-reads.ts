@@ -3,9 +3,18 @@
 import { RegistrarFns } from "@namereg/protocol";
 import { ApiError } from "../errors.ts";
 import type { ChainClient } from "./chain-client.ts";
-import { liveRead } from "./live-reads.ts";
+import { type LiveReadOptions, liveRead } from "./live-reads.ts";
 
 const readOpts = { failure: "chain_unavailable" } as const;
+
+/**
+ * Subname reads: a registrar built without the subname interface answers them with #9 (CONTRACTS.md), which is
+ * 409 subnames_unsupported here, not the #9 of the naming table (a network not enabled).
+ */
+const subnameReadOpts: LiveReadOptions = {
+  failure: "chain_unavailable",
+  contractError: (code) => (code === 9 ? new ApiError("subnames_unsupported") : undefined),
+};
 
 /**
  * Unix seconds of the latest closed ledger: liveness is judged by chain time, as the contracts judge it, so a
@@ -29,7 +38,7 @@ export function readName(chainClient: ChainClient | undefined, registrar: string
 }
 
 export async function readPolicy(chainClient: ChainClient | undefined, registrar: string) {
-  return liveRead(chainClient, registrar, RegistrarFns.subname_policy, {}, readOpts);
+  return liveRead(chainClient, registrar, RegistrarFns.subname_policy, {}, subnameReadOpts);
 }
 
 export function readChild(
@@ -38,7 +47,7 @@ export function readChild(
   label: string,
   child: string,
 ) {
-  return liveRead(chainClient, registrar, RegistrarFns.subname, { label, child }, readOpts);
+  return liveRead(chainClient, registrar, RegistrarFns.subname, { label, child }, subnameReadOpts);
 }
 
 export function readChildren(
@@ -48,7 +57,7 @@ export function readChildren(
   offset: number,
   limit: number,
 ) {
-  return liveRead(chainClient, registrar, RegistrarFns.subnames, { label, offset, limit }, readOpts);
+  return liveRead(chainClient, registrar, RegistrarFns.subnames, { label, offset, limit }, subnameReadOpts);
 }
 
 /** The parent of a subname: 404 name_not_found when it was never issued (nothing can hang below it). */
