@@ -10,6 +10,7 @@ import type { ChainHeadSource } from "./chain-head.ts";
 import { loggerOptions } from "./logger.ts";
 import { registerCors } from "./plugins/cors.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
+import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
 import { connectRedis } from "./redis.ts";
@@ -138,6 +139,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     // Unknown paths count against the limit too, so probing for routes is not free.
     installErrorHandling(app, app.rateLimit());
+    // Before the routes: the document is built from the routes registered after it.
+    await registerOpenApi(app);
 
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };

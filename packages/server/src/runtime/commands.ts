@@ -229,6 +229,7 @@ function banner(apiUrl: string, devnet: NamingDevnet): string {
     "",
     `namereg dev is running`,
     `API                 ${api}   (status: ${api}/v1/status)`,
+    `API reference       ${api}/docs/   (OpenAPI 3.1: ${api}/openapi.json)`,
     describeDevnet(devnet),
     "",
     "try:",

@@ -1,0 +1,97 @@
+// The OpenAPI document: valid OpenAPI 3.1, listing every route the app serves, and identical to the committed
+// docs/openapi.json — a route change without `npm run openapi` fails here.
+import { readFile } from "node:fs/promises";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../test/fixtures/config.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
+import { type App, buildApp } from "./app.ts";
+import { renderOpenApiDocument } from "./openapi-document.ts";
+import { registeredRoutes } from "./plugins/openapi.ts";
+
+const COMMITTED = new URL("../../../../docs/openapi.json", import.meta.url);
+
+describe("the OpenAPI document", () => {
+  let database: TestDatabase;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase("pglite");
+    app = await buildApp({ config: testConfig(), db: database, redis: null });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it("is served at /openapi.json and validates as OpenAPI 3.1", async () => {
+    const response = await app.inject({ url: "/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("lists the spec's routes with their success and error responses", async () => {
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; tags: string[] }>>;
+    };
+    for (const [path, method] of [
+      ["/v1/resolve/{namespace}/{label}", "get"],
+      ["/v1/records/{namespace}/{label}", "get"],
+      ["/v1/names/{namespace}/{label}/history", "get"],
+      ["/v1/status", "get"],
+      ["/v1/events", "get"],
+      ["/v1/directory/namespaces", "get"],
+      ["/v1/allocations", "get"],
+      ["/v1/market/listings", "get"],
+      ["/subnames/prepare", "post"],
+      ["/records/submit", "post"],
+      ["/console/tx/submit", "post"],
+      ["/console/billing", "get"],
+      ["/auth", "post"],
+      ["/federation", "get"],
+    ] as const) {
+      const operation = paths[path]?.[method];
+      expect({ path, method, found: operation !== undefined }).toEqual({ path, method, found: true });
+      expect(Object.keys(operation?.responses ?? {})).toEqual(
+        expect.arrayContaining(["200", "400", "429", "500"]),
+      );
+      expect(operation?.tags).toHaveLength(1);
+    }
+    expect(paths["/openapi.json"]).toBeUndefined();
+  });
+
+  it("documents every route the app registers", async () => {
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<string, object>;
+    };
+    const documented = new Set(Object.keys(paths).map((p) => p.replace(/\{(\w+)\}/g, ":$1")));
+    const served = registeredRoutes(app);
+    expect(served.length).toBeGreaterThan(40);
+    expect(served.filter((r) => !documented.has(r.url))).toEqual([]);
+  });
+
+  it("matches the committed docs/openapi.json (run `npm run openapi` after changing a route)", async () => {
+    const committed = await readFile(COMMITTED, "utf8").catch(() => "");
+    const generated = await renderOpenApiDocument();
+    expect(committed === generated, "docs/openapi.json is stale: run `npm run openapi` and commit it").toBe(
+      true,
+    );
+  });
+
+  it("serves the interactive reference at /docs from the package, with no external script", async () => {
+    expect((await app.inject({ url: "/docs" })).headers.location).toBe("/docs/");
+    const page = await app.inject({ url: "/docs/" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    const scripts = [...page.body.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    // Relative to /docs/ or under it: nothing from another host.
+    for (const src of scripts) expect(src).not.toMatch(/^(https?:)?\/\//);
+    const bundle = await app.inject({ url: new URL(scripts[0] as string, "http://x/docs/").pathname });
+    expect(bundle.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,151 @@
+// The OpenAPI 3.1 document, generated from the routes' own zod schemas (@fastify/swagger with the zod type
+// provider's transform), served at /openapi.json, with an interactive reference at /docs rendered by Scalar from
+// its npm package (no CDN at run time). The committed copy, docs/openapi.json, is checked against this output in
+// the tests (`npm run openapi` regenerates it).
+import swagger from "@fastify/swagger";
+import { ERROR_STATUS } from "@namereg/protocol";
+import scalar from "@scalar/fastify-api-reference";
+import type { FastifyInstance } from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import { HTTP_ERROR_STATUS } from "../../errors.ts";
+
+export const OPENAPI_PATH = "/openapi.json";
+export const DOCS_PREFIX = "/docs";
+
+/** Every error code the service answers with, for the shared error schema. */
+const ERROR_CODES = [...Object.keys(ERROR_STATUS), ...Object.keys(HTTP_ERROR_STATUS)].sort();
+
+const ERROR_REF = { $ref: "#/components/schemas/Error" };
+
+/** Spec areas as OpenAPI tags, by the route's first path segments. */
+function tagOf(url: string): string {
+  const parts = url.split("/").filter((p) => p !== "");
+  const [first, second] = parts[0] === "v1" ? parts.slice(1) : parts;
+  const area = first ?? "service";
+  if (area === "console" && second === "market") return "market";
+  const tags: Record<string, string> = {
+    health: "status",
+    status: "status",
+    ledger: "status",
+    stats: "status",
+    coverage: "archive",
+    events: "archive",
+    resolve: "resolution",
+    names: "resolution",
+    records: url.startsWith("/v1/") ? "resolution" : "wallet transactions",
+    reverse: "resolution",
+    namespaces: "discovery",
+    lookup: "discovery",
+    showcase: "discovery",
+    directory: "directory",
+    "subname-policy": "subnames",
+    subnames: url.startsWith("/v1/") ? "subnames" : "wallet transactions",
+    "chain-policy": "network addresses",
+    "chain-address": "network addresses",
+    federation: "federation",
+    ".well-known": "federation",
+    auth: "sessions",
+    allocations: "claims",
+    "claim-fee": "claims",
+    market: "market",
+  };
+  return tags[area] ?? (area === "console" ? "console" : area);
+}
+
+/** What any route may answer besides its documented success: the house error format. */
+function errorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
+  const out: Record<string, object> = {
+    "400": { description: "Invalid input (`invalid_request` or the route's own code)", content: json() },
+    "429": { description: "`rate_limited`: over the global or the route's per-IP limit", content: json() },
+    "500": { description: "`internal_error`", content: json() },
+    "503": {
+      description: "`database_unavailable` or `chain_unavailable`: retry (Retry-After)",
+      content: json(),
+    },
+  };
+  if (url.includes(":") || method === "GET")
+    out["404"] = { description: "Not found (see `error`)", content: json() };
+  if (method !== "GET")
+    out["409"] = { description: "Conflict with the chain's current state", content: json() };
+  if (hasBody) {
+    out["413"] = { description: "`payload_too_large`", content: json() };
+    out["415"] = { description: "`unsupported_media_type`: bodies are JSON", content: json() };
+  }
+  if (url.startsWith("/console")) {
+    out["401"] = { description: "`unauthorized`: a Bearer session token is required", content: json() };
+    out["403"] = { description: "`not_namespace_owner`", content: json() };
+  }
+  return out;
+}
+
+const json = () => ({ "application/json": { schema: ERROR_REF } });
+
+const registered = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** The routes registered after registerOpenApi, as Fastify saw them (for the completeness test). */
+export function registeredRoutes(app: FastifyInstance): readonly { method: string; url: string }[] {
+  return registered.get(app) ?? [];
+}
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const routes: { method: string; url: string }[] = [];
+  registered.set(app, routes);
+  app.addHook("onRoute", (route) => {
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    if (hidden || route.url.startsWith(DOCS_PREFIX)) return;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      if (method !== "HEAD" && method !== "OPTIONS") routes.push({ method, url: route.url });
+    }
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "namereg",
+        version: "1",
+        description:
+          "A read mirror and API for a Soroban naming system on Stellar: resolution, records, subnames, network " +
+          "addresses, discovery, the claim queue and fee, the namespace marketplace, prepare → sign → submit for " +
+          "wallets, and the owner console. Path segments that name things (namespace, label, child) are matched " +
+          "case-insensitively for ASCII letters. Every error is `{ error, detail? }` with a code of the Error schema.",
+      },
+      components: {
+        schemas: {
+          Error: {
+            type: "object",
+            required: ["error"],
+            properties: { error: { type: "string", enum: ERROR_CODES }, detail: { type: "string" } },
+            additionalProperties: true,
+          },
+        },
+        securitySchemes: {
+          session: { type: "http", scheme: "bearer", description: "A SEP-10 wallet session (POST /auth)" },
+        },
+      },
+    },
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const schema = (out.schema ?? {}) as Record<string, unknown>;
+      const responses = (schema.response ?? {}) as Record<string, unknown>;
+      const method = Array.isArray(input.route.method)
+        ? String(input.route.method[0])
+        : String(input.route.method);
+      return {
+        ...out,
+        schema: {
+          ...schema,
+          tags: [tagOf(out.url)],
+          ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
+          response: { ...errorResponses(method, out.url, schema.body !== undefined), ...responses },
+        },
+      };
+    },
+    transformObject: jsonSchemaTransformObject,
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: DOCS_PREFIX,
+    // Served from the package; no web fonts from elsewhere either.
+    configuration: { url: OPENAPI_PATH, withDefaultFonts: false },
+  });
+}
