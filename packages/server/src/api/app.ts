@@ -6,10 +6,12 @@ import type { Redis } from "ioredis";
 import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import { loggerOptions } from "./logger.ts";
 import { registerCors } from "./plugins/cors.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
+import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
@@ -74,6 +76,8 @@ export interface AppDeps {
   readonly now?: () => Date;
   /** Live contract reads, prepare and submit for the routes the spec marks live. Undefined: no RPC. */
   readonly chainClient?: ChainClient;
+  /** The process's metrics, shared with an indexer in the same process; default: a registry of the app's own. */
+  readonly metrics?: ServiceMetrics;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -145,6 +149,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
     const routeDeps: RouteDeps = { ...base, resolution: await resolutionServicesOf(app, base) };
+    if (config.metricsEnabled) {
+      registerMetrics(app, {
+        metrics: deps.metrics ?? new ServiceMetrics(),
+        db: deps.db,
+        config,
+        cache: routeDeps.resolution.cache,
+        now,
+      });
+    }
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);

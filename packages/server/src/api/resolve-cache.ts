@@ -76,6 +76,9 @@ export class ResolveCache {
     return this.#enabled;
   }
 
+  /** Lookups answered from the cache and lookups that had to read the mirror (for /metrics). */
+  readonly stats = { hits: 0, misses: 0 };
+
   get(node: string): CachedResolution | undefined {
     const slot = this.#slots.get(node);
     if (slot === undefined) return undefined;

@@ -22,6 +22,8 @@ export interface Config {
   /** Absolute. */
   readonly dataDir: string;
   readonly trustProxy: boolean | number | readonly string[];
+  /** GET /metrics (Prometheus text). */
+  readonly metricsEnabled: boolean;
   readonly http: {
     /** A request (headers and body) must arrive within this; a slow client gets 408 and is closed. */
     readonly requestTimeoutMs: number;

@@ -138,6 +138,7 @@ const envShape = {
   ),
   DATA_DIR: variable(text("a directory path").default("./data")),
   TRUST_PROXY: variable(trustProxy().optional()),
+  METRICS_ENABLED: variable(boolean().default(true)),
   HTTP_REQUEST_TIMEOUT_MS: variable(integer(1000, 600_000).default(30_000)),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(1000, 600_000).default(5_000)),
   HTTP_MAX_CONNECTIONS: variable(integer(1, 1_000_000).default(10_000)),

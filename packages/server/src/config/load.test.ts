@@ -32,6 +32,7 @@ describe("loadConfig defaults", () => {
       logLevel: "info",
       dataDir: resolve("./data"),
       trustProxy: false,
+      metricsEnabled: true,
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 },
       redisUrl: null,
       chain: { rpcUrl: null, networkPassphrase: null },

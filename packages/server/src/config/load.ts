@@ -152,6 +152,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     logLevel: env.LOG_LEVEL,
     dataDir,
     trustProxy: env.TRUST_PROXY ?? false,
+    metricsEnabled: env.METRICS_ENABLED,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,

@@ -97,6 +97,11 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.end().catch(() => {});
       }
     },
+    poolStats: () => ({
+      total: writerPool.totalCount,
+      idle: writerPool.idleCount,
+      waiting: writerPool.waitingCount,
+    }),
     healthy: async () => {
       const checks = [withinTime(() => writerPool.query("select 1"), 2000)];
       if (readerPool !== writerPool) checks.push(withinTime(() => readerPool.query("select 1"), 2000));

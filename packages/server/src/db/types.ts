@@ -39,6 +39,8 @@ export interface Database {
   migrate(): Promise<void>;
   /** True when the writer and replica each answer a trivial query in time. Never throws. */
   healthy(): Promise<boolean>;
+  /** Connections of the writer pool (PostgreSQL); undefined for PGlite's single connection. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** A raw SQL statement on the writer with `$1`… parameters. */
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /**

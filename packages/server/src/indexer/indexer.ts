@@ -31,6 +31,8 @@ export interface CoreContract {
 export interface BatchInfo extends BatchResult {
   streamId: number;
   events: number;
+  /** Time the batch's database transaction took (its fetch overlapped the previous batch's commit). */
+  commitMs: number;
   fromLedger: number;
   nextLedger: number;
   latestLedger: number;
@@ -195,6 +197,7 @@ export class Indexer {
       pending = more ? fetch(batch.next) : null;
       pending?.catch(() => undefined); // observed when awaited; never an unhandled rejection meanwhile
       const rereads = await this.rereadNamespaces(batch.decoded);
+      const committing = performance.now();
       const result = await applyBatch(this.o.db, this.cache, {
         streamId: stream.id,
         events: batch.decoded,
@@ -206,6 +209,7 @@ export class Indexer {
         ...result,
         streamId: stream.id,
         events: batch.events.length,
+        commitMs: performance.now() - committing,
         fromLedger: position.nextLedger,
         nextLedger: batch.next.nextLedger,
         latestLedger: batch.latestLedger,

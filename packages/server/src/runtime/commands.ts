@@ -11,6 +11,7 @@ import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { type Database, openDatabase } from "../db/index.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
@@ -38,7 +39,7 @@ export async function openRuntime(role: Role, env: Env = process.env): Promise<R
   return { config, logger, database };
 }
 
-export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> {
+export async function startApi(rt: Runtime, metrics?: ServiceMetrics): Promise<{ app: App; url: string }> {
   const { config } = rt;
   const rpc =
     config.chain.rpcUrl === null ? null : new RpcClient(config.chain.rpcUrl, { retries: 0, timeoutMs: 2000 });
@@ -47,6 +48,7 @@ export async function startApi(rt: Runtime): Promise<{ app: App; url: string }> 
     config,
     db: rt.database,
     logger: rt.logger,
+    ...(metrics === undefined ? {} : { metrics }),
     ...(rpc === null ? {} : { chain: coalescedHead({ head: () => rpc.getLatestLedger() }) }),
     ...(rpcUrl === null || networkPassphrase === null
       ? {}
@@ -102,9 +104,21 @@ export async function startCommand(
 ): Promise<void> {
   const rt = await openRuntime(role, env);
   const { signal, done } = untilSignal();
-  const { app, url } = await startApi(rt);
+  // One registry for the process: the API serves what the in-process indexer counts.
+  const metrics = new ServiceMetrics();
+  const { app, url } = await startApi(rt, metrics);
   rt.logger.info({ url }, "API listening");
-  const indexing = runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
+  const indexing = runIndexerProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+    onBatch: (info) => {
+      metrics.indexerEvents.inc(info.events);
+      metrics.indexerBatchDuration.observe(info.commitMs / 1000);
+      if (info.deadLettered > 0) metrics.indexerDeadLettered.inc(info.deadLettered);
+    },
+  });
   const escrow = runEscrowWatcherProcess({
     config: rt.config,
     database: rt.database,

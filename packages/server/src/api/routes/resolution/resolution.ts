@@ -66,9 +66,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       let node: string | undefined = cache.nodeOf(named.name);
       let entry = node === undefined ? undefined : cache.get(node);
       if (node === undefined || entry === undefined) {
+        cache.stats.misses++;
         node = nodeOf(named);
         entry = await fill({ ...named, node });
-      }
+      } else cache.stats.hits++;
       if (entry.kind === "missing") throw new ApiError("name_not_found", { name: named.name });
       // Checked on every hit: a cached answer must never outlive the name's expiry.
       if (clock.isExpired(entry.expiresAt)) throw new ApiError("name_expired", { name: named.name });

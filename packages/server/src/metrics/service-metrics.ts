@@ -1,0 +1,48 @@
+// The service's Prometheus metrics (prom-client), one registry per process — never prom-client's global one, so
+// tests that build several apps do not collide. Counters the hot paths increment live here; figures that another
+// process owns (an indexer or watcher running elsewhere) are read from the database when scraped
+// (api/plugins/metrics.ts), so every topology reports the same numbers.
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: "namereg_http_request_duration_seconds",
+    help: "HTTP request duration by route pattern, method and status code",
+    labelNames: ["route", "method", "status"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly resolveCache = new Counter({
+    name: "namereg_resolve_cache_lookups_total",
+    help: "Resolve cache lookups by result (hit or miss)",
+    labelNames: ["result"] as const,
+    registers: [this.registry],
+  });
+
+  /** Incremented where the indexer runs in this process (`start`, `dev`, `index`). */
+  readonly indexerEvents = new Counter({
+    name: "namereg_indexer_events_total",
+    help: "Events fetched and committed by the indexer in this process",
+    registers: [this.registry],
+  });
+
+  readonly indexerBatchDuration = new Histogram({
+    name: "namereg_indexer_batch_duration_seconds",
+    help: "Time from fetching to committing one indexer batch in this process",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly indexerDeadLettered = new Counter({
+    name: "namereg_indexer_dead_lettered_total",
+    help: "Events dead-lettered by the indexer in this process",
+    registers: [this.registry],
+  });
+
+  constructor(opts: { readonly processMetrics?: boolean } = {}) {
+    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "namereg_" });
+  }
+}
