@@ -1,7 +1,7 @@
 // Resolution routes (spec §2.1–2.4, §4.1): resolve (the hot path, answered from an in-memory cache of the
 // mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
 import { nameNode, parseName } from "@namereg/protocol";
-import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   nameHistory,
@@ -51,9 +51,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   // Fills read the writer: a read replica may not yet show a change whose notification already arrived, and
   // the stale answer would then stay cached until the name's next change.
+  const fillQuery = resolutionQuery(db.db);
   const fill = async (ref: NameRef): Promise<CachedResolution> => {
     const ticket = cache.ticket();
-    const entry = await loadResolution(db.db, ref);
+    const entry = await loadResolution(fillQuery, ref);
     cache.set(ref.node, ref.name, entry, ticket);
     return entry;
   };
@@ -274,9 +275,12 @@ function heldBy(holder: string, nowSeconds: number): SQL | undefined {
   );
 }
 
-/** The resolve answer for `ref` as the mirror has it now, validated and serialised once for the cache. */
-async function loadResolution(db: Db, ref: NameRef): Promise<CachedResolution> {
-  const [row] = await db
+/**
+ * The read behind every cache miss, built once and prepared (a named statement per connection): building the
+ * query with Drizzle on every miss cost more than PostgreSQL spends answering it.
+ */
+function resolutionQuery(db: Db) {
+  return db
     .select({
       holder: names.holder,
       active: names.active,
@@ -286,8 +290,17 @@ async function loadResolution(db: Db, ref: NameRef): Promise<CachedResolution> {
     })
     .from(names)
     .innerJoin(namespaces, eq(namespaces.label, names.namespace))
-    .where(eq(names.node, ref.node))
-    .limit(1);
+    .where(eq(names.node, sql.placeholder("node")))
+    .limit(1)
+    .prepare("namereg_resolve_fill");
+}
+
+/** The resolve answer for `ref` as the mirror has it now, validated and serialised once for the cache. */
+async function loadResolution(
+  query: ReturnType<typeof resolutionQuery>,
+  ref: NameRef,
+): Promise<CachedResolution> {
+  const [row] = await query.execute({ node: ref.node });
   // Reclaimed names do not resolve, and are indistinguishable from never-issued ones here.
   if (row === undefined || !row.active) return { kind: "missing" };
   const body = ResolveResponse.parse({
