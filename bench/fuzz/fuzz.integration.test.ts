@@ -1,0 +1,72 @@
+// The short, seeded variant of the fuzz suite (bench/fuzz/run.ts runs 10,000): requests generated from the OpenAPI
+// document against the app over the indexed demo. Speed is the benchmark's business; this checks every answer's
+// shape: no 5xx but an honest 503, a known error code on every 4xx, nothing internal in any body.
+import { buildApp, ChainClient, contractEnv } from "@namereg/server";
+import { type IndexedDemoChain, indexDemo, testConfig } from "@namereg/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fuzzRequests, runFuzz } from "./fuzz.ts";
+
+describe("fuzzing the API from its OpenAPI document", () => {
+  let demo: IndexedDemoChain;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  beforeAll(async () => {
+    demo = await indexDemo("pglite");
+    app = await buildApp({
+      config: testConfig({
+        RATE_LIMIT_PER_MINUTE: "1000000",
+        RPC_URL: demo.devnet.rpcUrl,
+        NETWORK_PASSPHRASE: demo.devnet.networkPassphrase,
+        ...contractEnv(demo.devnet),
+      }),
+      db: demo.database,
+      redis: null,
+      chainClient: new ChainClient(demo.devnet.rpcUrl, demo.devnet.networkPassphrase),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    await demo?.devnet.stop();
+    await demo?.database.close();
+  });
+
+  it("generates the same requests for the same seed, touching every operation", async () => {
+    const document = (await app.inject({ url: "/openapi.json" })).json();
+    const a = fuzzRequests(document, 400, 7);
+    expect(fuzzRequests(document, 400, 7)).toEqual(a);
+    expect(fuzzRequests(document, 400, 8)).not.toEqual(a);
+    const operations = Object.values(document.paths as Record<string, object>).reduce(
+      (n: number, methods) => n + Object.keys(methods).length,
+      0,
+    );
+    const paths = new Set(fuzzRequests(document, 3000, 7).map((r) => `${r.method} ${r.url.split("?")[0]}`));
+    expect(paths.size).toBeGreaterThan(operations);
+  });
+
+  it("answers 1,500 hostile requests in the house format, leaking nothing", async () => {
+    const document = (await app.inject({ url: "/openapi.json" })).json();
+    const report = await runFuzz(
+      {
+        async send(request) {
+          const response = await app.inject({
+            method: request.method as "GET",
+            url: request.url,
+            headers: request.headers,
+            ...(request.body === undefined ? {} : { payload: request.body }),
+          });
+          return {
+            status: response.statusCode,
+            contentType: String(response.headers["content-type"] ?? ""),
+            body: response.body,
+          };
+        },
+      },
+      document,
+      { count: 1500, seed: 11, slowMs: Number.POSITIVE_INFINITY, concurrency: 2 },
+    );
+    expect(report.failures.map((f) => `${f.status} ${f.request.method} ${f.request.url}: ${f.why}`)).toEqual(
+      [],
+    );
+    expect(report.requests).toBe(1500);
+    expect(Object.keys(report.byStatus)).toEqual(expect.arrayContaining(["200", "400", "401", "404"]));
+  });
+});
