@@ -38,8 +38,19 @@ describe("fault injection", () => {
       retentionLedgers: null,
       freezeHead: false,
       truncateEventsTo: null,
+      rateLimitedRate: 0,
+      retryAfterSeconds: 1,
+      unavailableRate: 0,
+      resetRate: 0,
+      hangRate: 0,
+      hangMs: 20_000,
+      malformedRate: 0,
     });
     expect((await setFaults({ errorRate: 2 })).status).toBe(400);
+    expect(await setFaults({ resetRate: 0.6, malformedRate: 0.6 })).toMatchObject({
+      status: 400,
+      body: { error: "the transport fault rates must add up to at most 1" },
+    });
     expect((await setFaults({ bogus: true })).status).toBe(400);
   });
 
@@ -66,6 +77,35 @@ describe("fault injection", () => {
     expect(failures).toBeGreaterThan(5);
     expect(failures).toBeLessThan(35);
     expect(await draw()).toEqual(first);
+    expect((await h.server.getHealth()).status).toBe("healthy");
+  });
+
+  it("sends what providers' edges send: 429 with Retry-After, 503, resets, hangs, cut JSON", async () => {
+    const post = () =>
+      fetch(h.devnet.rpcUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getHealth" }),
+        signal: AbortSignal.timeout(2000),
+      });
+    await setFaults({ rateLimitedRate: 1, retryAfterSeconds: 3 });
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("3");
+    await limited.body?.cancel();
+    await setFaults({ rateLimitedRate: 0, unavailableRate: 1 });
+    const unavailable = await post();
+    expect(unavailable.status).toBe(503);
+    await unavailable.body?.cancel();
+    await setFaults({ unavailableRate: 0, resetRate: 1 });
+    await expect(post()).rejects.toThrow(TypeError);
+    await setFaults({ resetRate: 0, hangRate: 1, hangMs: 5000 });
+    await expect(post()).rejects.toMatchObject({ name: "TimeoutError" });
+    await setFaults({ hangRate: 0, malformedRate: 1 });
+    const cut = await post();
+    expect(cut.status).toBe(200);
+    await expect(cut.json()).rejects.toThrow(SyntaxError);
+    await setFaults({ malformedRate: 0, hangMs: 20_000, retryAfterSeconds: 1 });
     expect((await h.server.getHealth()).status).toBe("healthy");
   });
 

@@ -14,7 +14,25 @@ export interface Faults {
   freezeHead: boolean;
   /** At most this many events per getEvents page (with a cursor that resumes correctly); null = off. */
   truncateEventsTo: number | null;
+  // What real providers send in front of the RPC: a share (0..1) of JSON-RPC requests each, drawn once per
+  // request from the same seeded dice as `errorRate`, in this order.
+  /** HTTP 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimitedRate: number;
+  retryAfterSeconds: number;
+  /** HTTP 503 from a gateway. */
+  unavailableRate: number;
+  /** The connection is reset before any answer. */
+  resetRate: number;
+  /** No answer for `hangMs`, then the connection is dropped (a client with a shorter timeout times out). */
+  hangRate: number;
+  hangMs: number;
+  /** HTTP 200 with a body cut in the middle of its JSON. */
+  malformedRate: number;
 }
+
+/** The transport faults, in the order the dice bands are laid out. */
+export const TRANSPORT_FAULTS = ["rateLimited", "unavailable", "reset", "hang", "malformed"] as const;
+export type TransportFault = (typeof TRANSPORT_FAULTS)[number];
 
 export const NO_FAULTS: Faults = {
   latencyMs: 0,
@@ -23,6 +41,13 @@ export const NO_FAULTS: Faults = {
   retentionLedgers: null,
   freezeHead: false,
   truncateEventsTo: null,
+  rateLimitedRate: 0,
+  retryAfterSeconds: 1,
+  unavailableRate: 0,
+  resetRate: 0,
+  hangRate: 0,
+  hangMs: 20_000,
+  malformedRate: 0,
 };
 
 export class FaultValidationError extends Error {}
@@ -76,6 +101,34 @@ export function mergeFaults(current: Faults, update: unknown): Faults {
     );
     next.truncateEventsTo = u.truncateEventsTo as number | null;
   }
+  for (const key of [
+    "rateLimitedRate",
+    "unavailableRate",
+    "resetRate",
+    "hangRate",
+    "malformedRate",
+  ] as const) {
+    if (!(key in u)) continue;
+    const v = u[key];
+    check(typeof v === "number" && v >= 0 && v <= 1, `${key} must be 0..1`);
+    next[key] = v as number;
+  }
+  if ("retryAfterSeconds" in u) {
+    const v = u.retryAfterSeconds;
+    check(
+      Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 3600,
+      "retryAfterSeconds must be 0..3600",
+    );
+    next.retryAfterSeconds = v as number;
+  }
+  if ("hangMs" in u) {
+    const v = u.hangMs;
+    check(Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000, "hangMs must be 0..600000");
+    next.hangMs = v as number;
+  }
+  const transport =
+    next.rateLimitedRate + next.unavailableRate + next.resetRate + next.hangRate + next.malformedRate;
+  check(transport <= 1, "the transport fault rates must add up to at most 1");
   return next;
 }
 

@@ -5,7 +5,7 @@ import type { Chain } from "../chain/chain.ts";
 import type { RpcContext } from "./context.ts";
 import { RpcCode } from "./errors.ts";
 import type { FaultController } from "./fault-controller.ts";
-import { FaultValidationError } from "./faults.ts";
+import { type Faults, FaultValidationError, type TransportFault } from "./faults.ts";
 import { friendbot } from "./friendbot.ts";
 import { handleJsonRpc } from "./jsonrpc.ts";
 
@@ -48,6 +48,30 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** What a provider's edge sends instead of the RPC's answer (faults.ts, transport faults). */
+async function sendTransportFault(res: ServerResponse, fault: TransportFault, f: Faults): Promise<void> {
+  switch (fault) {
+    case "rateLimited":
+      res.setHeader("retry-after", String(f.retryAfterSeconds));
+      return sendJson(res, 429, { error: "rate limited (injected fault)" });
+    case "unavailable":
+      return sendJson(res, 503, { error: "service unavailable (injected fault)" });
+    case "reset":
+      res.socket?.resetAndDestroy();
+      return;
+    case "hang":
+      await sleep(f.hangMs);
+      res.socket?.destroy();
+      return;
+    case "malformed": {
+      const text = '{"jsonrpc":"2.0","id":1,"result":{"ev';
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,6 +126,8 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RunningServer> {
     }
     const latency = faults.current.latencyMs;
     if (latency > 0) await sleep(latency);
+    const transport = faults.transportFault();
+    if (transport !== null) return sendTransportFault(res, transport, faults.current);
     sendJson(res, 200, handleJsonRpc(body, ctx, faults));
   }
 
