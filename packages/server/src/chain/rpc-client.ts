@@ -84,7 +84,11 @@ export interface RpcClientOptions {
   retries?: number;
   backoffMs?: number;
   timeoutMs?: number;
+  /** The longest Retry-After honoured before the next attempt (default 30 s); a longer one waits this long. */
+  maxRetryAfterMs?: number;
   fetch?: typeof fetch;
+  /** The pause between attempts (tests record it instead of waiting). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 const RANGE_RE = /ledger range: (\d+) - (\d+)/;
@@ -94,7 +98,9 @@ export class RpcClient {
   private readonly retries: number;
   private readonly backoffMs: number;
   private readonly timeoutMs: number;
+  private readonly maxRetryAfterMs: number;
   private readonly fetchImpl: typeof fetch;
+  private readonly pause: (ms: number) => Promise<void>;
   private nextId = 1;
 
   constructor(url: string, opts: RpcClientOptions = {}) {
@@ -102,13 +108,21 @@ export class RpcClient {
     this.retries = opts.retries ?? 4;
     this.backoffMs = opts.backoffMs ?? 200;
     this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.maxRetryAfterMs = opts.maxRetryAfterMs ?? 30_000;
     this.fetchImpl = opts.fetch ?? fetch;
+    this.pause = opts.sleep ?? sleep;
   }
 
   async call<T>(method: string, params?: unknown): Promise<T> {
     let lastError: unknown;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await sleep(this.backoffMs * 2 ** (attempt - 1));
+      if (attempt > 0) {
+        // A provider that says when to come back (429/503 with Retry-After) is waited for, within a bound.
+        const asked = lastError instanceof TransientHttpError ? lastError.retryAfterMs : null;
+        await this.pause(
+          Math.max(this.backoffMs * 2 ** (attempt - 1), Math.min(asked ?? 0, this.maxRetryAfterMs)),
+        );
+      }
       try {
         return await this.once<T>(method, params);
       } catch (err) {
@@ -134,8 +148,18 @@ export class RpcClient {
       body,
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    if (res.status >= 500) throw new TransientHttpError(res.status);
-    const json = (await res.json()) as {
+    if (res.status >= 500 || res.status === 429) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new TransientHttpError(res.status, retryAfterMs(res.headers.get("retry-after")));
+    }
+    let parsed: unknown;
+    try {
+      parsed = await res.json();
+    } catch (err) {
+      // A body cut by a proxy or a dropped connection: transient, like the reset itself.
+      throw new TransientHttpError(res.status, null, { cause: err });
+    }
+    const json = parsed as {
       result?: T;
       error?: { code: number; message: string; data?: unknown };
     };
@@ -174,10 +198,21 @@ export class RpcClient {
 }
 
 class TransientHttpError extends Error {
-  constructor(status: number) {
-    super(`HTTP ${status}`);
+  readonly retryAfterMs: number | null;
+  constructor(status: number, retryAfter: number | null, options?: { cause?: unknown }) {
+    super(status === 200 ? "malformed JSON answer" : `HTTP ${status}`, options);
     this.name = "TransientHttpError";
+    this.retryAfterMs = retryAfter;
   }
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (header === null || header.trim() === "") return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 function isTransient(err: unknown): boolean {
