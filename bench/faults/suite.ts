@@ -1,0 +1,207 @@
+// The fault suite: indexing and serving while the devnet's RPC misbehaves the way providers do. A bulk back-fill
+// runs under a seeded mix (error share, latency, truncated pages, 429 with Retry-After, 503, resets, hangs, cut
+// JSON) while /v1/status and /v1/coverage are polled; then a frozen head and an error burst, each lifted again.
+// Asserted: no event of the chain is missing from the archive (against an uninterrupted run), coverage is never
+// `complete` over a gap or while stale, /v1/status is not `operational` for the RPC or the indexer while the head
+// is frozen or the RPC fails, and is `operational` again within `recoverWithinSeconds` after.
+// `bench/faults/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
+import { startNamingDevnet } from "@namereg/devnet";
+import { buildApp, RpcClient } from "@namereg/server";
+import { createTestDatabase, indexerFor, runUntilIdle, testConfig } from "@namereg/server/testing";
+
+export interface FaultSuiteOptions {
+  seed: number;
+  events: number;
+  /** How soon after a fault is lifted every component must be operational again. */
+  recoverWithinSeconds?: number;
+  log?: (line: string) => void;
+}
+
+export interface FaultSuiteResult {
+  seed: number;
+  events: number;
+  archived: number;
+  lost: number;
+  statusPolls: number;
+  /** Polls where coverage said complete over a gap or with stale progress, or status answered 5xx. */
+  violations: string[];
+  backfillSeconds: number;
+  frozenHead: { notOperationalAfterSeconds: number | null; recoveredAfterSeconds: number | null };
+  errorBurst: { notOperationalAfterSeconds: number | null; recoveredAfterSeconds: number | null };
+  ok: boolean;
+}
+
+interface StatusBody {
+  state: string;
+  components: { name: string; state: string }[];
+}
+interface CoverageBody {
+  complete: boolean;
+  gaps: unknown[];
+  processedAt: string | null;
+  headObservedAt: string | null;
+}
+
+const STALE_MS = 120_000;
+
+export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteResult> {
+  const log = o.log ?? (() => undefined);
+  const recoverWithin = o.recoverWithinSeconds ?? 15;
+  const devnet = await startNamingDevnet({
+    scenario: "bulk",
+    closeIntervalMs: 1000,
+    bulk: { namespaces: 4, events: o.events, eventsPerLedger: 500, holders: 200 },
+  });
+  const cleanup: (() => Promise<unknown>)[] = [async () => devnet.stop()];
+  const controller = new AbortController();
+  try {
+    const reference = await createTestDatabase("postgres");
+    cleanup.push(() => reference.close());
+    const ref = indexerFor(devnet, reference.db, { concurrency: 2 });
+    await ref.init();
+    await runUntilIdle(ref, 100_000);
+    const referenceIds = (await reference.query<{ id: string }>("select id from events")).map((r) => r.id);
+    log(`uninterrupted run: ${referenceIds.length} events`);
+
+    const database = await createTestDatabase("postgres");
+    cleanup.push(() => database.close());
+    // The indexer's client as `namereg index` builds it, with a timeout short enough for hangs to matter.
+    const rpc = new RpcClient(devnet.rpcUrl, {
+      retries: 4,
+      backoffMs: 50,
+      timeoutMs: 1000,
+      maxRetryAfterMs: 2000,
+    });
+    const indexer = indexerFor(devnet, database.db, { rpc, pollMs: 200, concurrency: 2 });
+    await indexer.init();
+    const apiRpc = new RpcClient(devnet.rpcUrl, { retries: 0, timeoutMs: 2000 });
+    const app = await buildApp({
+      config: testConfig(),
+      db: database,
+      redis: null,
+      chain: { head: () => apiRpc.getLatestLedger() },
+    });
+    cleanup.push(() => app.close());
+
+    const violations: string[] = [];
+    let polls = 0;
+    const poll = async (): Promise<StatusBody | null> => {
+      polls++;
+      const [s, c] = await Promise.all([
+        app.inject({ method: "GET", url: "/v1/status" }),
+        app.inject({ method: "GET", url: "/v1/coverage" }),
+      ]);
+      if (s.statusCode >= 500) violations.push(`/v1/status answered ${s.statusCode}`);
+      if (c.statusCode === 200) {
+        const cov = c.json() as CoverageBody;
+        const stale = (at: string | null) => at === null || Date.now() - Date.parse(at) > STALE_MS;
+        if (cov.complete && cov.gaps.length > 0) violations.push("coverage complete over a gap");
+        if (cov.complete && (stale(cov.processedAt) || stale(cov.headObservedAt)))
+          violations.push("coverage complete while stale");
+      } else if (c.statusCode >= 500) violations.push(`/v1/coverage answered ${c.statusCode}`);
+      return s.statusCode === 200 ? (s.json() as StatusBody) : null;
+    };
+    const healthy = (s: StatusBody | null) =>
+      s !== null && s.components.every((c) => c.state === "operational");
+    const rpcOrIndexerDown = (s: StatusBody | null) =>
+      s === null ||
+      s.components.some(
+        (c) => (c.name === "Indexer" || c.name === "the service RPC") && c.state !== "operational",
+      );
+    const waitFor = async (check: (s: StatusBody | null) => boolean, ms: number): Promise<number | null> => {
+      const start = performance.now();
+      while (performance.now() - start < ms) {
+        if (check(await poll())) return (performance.now() - start) / 1000;
+        await sleep(200);
+      }
+      return null;
+    };
+
+    // 1. The back-fill under the seeded mix.
+    devnet.setFaults({
+      seed: o.seed,
+      errorRate: 0.05,
+      latencyMs: 5,
+      truncateEventsTo: 97,
+      rateLimitedRate: 0.03,
+      retryAfterSeconds: 1,
+      unavailableRate: 0.03,
+      resetRate: 0.03,
+      hangRate: 0.01,
+      hangMs: 1500,
+      malformedRate: 0.03,
+    });
+    const running = indexer.run(controller.signal);
+    const started = performance.now();
+    const count = async () =>
+      Number((await database.query<{ n: string }>("select count(*) as n from events"))[0]?.n ?? 0);
+    while ((await count()) < referenceIds.length && performance.now() - started < 1_800_000) {
+      await poll();
+      await sleep(200);
+    }
+    const backfillSeconds = (performance.now() - started) / 1000;
+    devnet.setFaults({
+      errorRate: 0,
+      latencyMs: 0,
+      truncateEventsTo: null,
+      rateLimitedRate: 0,
+      unavailableRate: 0,
+      resetRate: 0,
+      hangRate: 0,
+      malformedRate: 0,
+    });
+    log(`back-fill under the mix: ${backfillSeconds.toFixed(1)} s`);
+    const baseline = await waitFor(healthy, 60_000);
+    log(`all operational ${baseline?.toFixed(1) ?? "never"} s after the mix`);
+
+    // 2. A frozen head: the indexer's view of the head goes stale.
+    devnet.setFaults({ freezeHead: true });
+    const frozenDown = await waitFor(rpcOrIndexerDown, 90_000);
+    devnet.setFaults({ freezeHead: false });
+    const frozenUp = await waitFor(healthy, 60_000);
+    log(`frozen head: not operational after ${fmt(frozenDown)}, operational ${fmt(frozenUp)} after the thaw`);
+
+    // 3. An error burst: every RPC request fails.
+    devnet.setFaults({ errorRate: 1 });
+    const burstDown = await waitFor(rpcOrIndexerDown, 60_000);
+    devnet.setFaults({ errorRate: 0 });
+    const burstUp = await waitFor(healthy, 60_000);
+    log(`error burst: not operational after ${fmt(burstDown)}, operational ${fmt(burstUp)} after`);
+
+    controller.abort();
+    await running.catch(() => undefined);
+    const ids = referenceIds;
+    const missing = await database.query<{ n: string }>(
+      "select count(*) as n from unnest($1::text[]) as ref(id) where not exists (select 1 from events e where e.id = ref.id)",
+      [ids],
+    );
+    const lost = Number(missing[0]?.n ?? 0);
+    const archived = await count();
+    const recovered = (x: number | null) => x !== null && x <= recoverWithin;
+    return {
+      seed: o.seed,
+      events: referenceIds.length,
+      archived,
+      lost,
+      statusPolls: polls,
+      violations: [...new Set(violations)],
+      backfillSeconds,
+      frozenHead: { notOperationalAfterSeconds: frozenDown, recoveredAfterSeconds: frozenUp },
+      errorBurst: { notOperationalAfterSeconds: burstDown, recoveredAfterSeconds: burstUp },
+      ok:
+        lost === 0 &&
+        archived === referenceIds.length &&
+        violations.length === 0 &&
+        frozenDown !== null &&
+        burstDown !== null &&
+        recovered(frozenUp) &&
+        recovered(burstUp),
+    };
+  } finally {
+    controller.abort();
+    for (const c of cleanup.reverse()) await c().catch(() => undefined);
+  }
+}
+
+const fmt = (x: number | null) => (x === null ? "never" : `${x.toFixed(1)} s`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
