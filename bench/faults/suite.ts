@@ -101,8 +101,7 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
       } else if (c.statusCode >= 500) violations.push(`/v1/coverage answered ${c.statusCode}`);
       return s.statusCode === 200 ? (s.json() as StatusBody) : null;
     };
-    const healthy = (s: StatusBody | null) =>
-      s !== null && s.components.every((c) => c.state === "operational");
+    const healthy = (s: StatusBody | null) => s?.components.every((c) => c.state === "operational") === true;
     const rpcOrIndexerDown = (s: StatusBody | null) =>
       s === null ||
       s.components.some(
