@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
+import { backfillCommand } from "./runtime/backfill-cli.ts";
 import { billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { deadLettersCommand } from "./runtime/dead-letters-cli.ts";
@@ -13,6 +14,7 @@ const USAGE = `usage: namereg <command>
   serve     API only (several replicas may run against one database)
   index     indexer only (one active writer per database; others wait as standbys)
   migrate   apply database migrations and exit
+  backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
   escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
   billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
   dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   escrow: () => escrowCommand(rest),
   billing: () => billingCommand(rest),
   "dead-letters": () => deadLettersCommand(rest),
+  backfill: () => backfillCommand(rest),
 };
 
 async function main(): Promise<void> {

@@ -38,3 +38,13 @@ export async function assertWriter(tx: Db, epoch: number): Promise<void> {
     .for("share");
   if (row?.epoch !== epoch) throw new FencedError(epoch, row?.epoch ?? null);
 }
+
+/**
+ * For a tool that writes next to a running writer (a dead-letter retry, a backfill): locks the fence row FOR
+ * UPDATE inside `tx`, so the transaction waits for the writer's batch in flight (which holds the row FOR SHARE)
+ * and the writer's next batch waits for it to commit. The writer's epoch stays valid.
+ */
+export async function excludeWriter(tx: Db): Promise<void> {
+  await tx.insert(writerFence).values({ id: 1, epoch: 0 }).onConflictDoNothing();
+  await tx.select({ epoch: writerFence.epoch }).from(writerFence).where(eq(writerFence.id, 1)).for("update");
+}

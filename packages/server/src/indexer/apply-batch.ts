@@ -9,7 +9,7 @@ import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { assertWriter } from "../db/writer-fence.ts";
+import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
@@ -36,7 +36,8 @@ export async function applyBatch(
   db: Db,
   cache: IndexerCache,
   input: {
-    streamId: number;
+    /** The stream whose position moves to `next`; null for events applied outside any stream (a backfill). */
+    streamId: number | null;
     /** The batch's events, decoded (the indexer decodes each batch as it arrives). */
     events: IncomingEvent[];
     /** The stream's position after the batch; null when replaying (the stream does not move). */
@@ -50,11 +51,14 @@ export async function applyBatch(
     rereads: Map<string, Namespace | null>;
     /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
     epoch?: number;
+    /** A tool writing next to the writer (backfill): serialise with its batches through the fence. */
+    exclusive?: boolean;
   },
 ): Promise<BatchResult> {
   const incoming = input.events;
   const result = await db.transaction(async (tx) => {
     if (input.epoch !== undefined) await assertWriter(tx, input.epoch);
+    if (input.exclusive === true) await excludeWriter(tx);
     const replay = input.mode === "replay";
     const known = replay ? new Set<string>() : await archivedIds(tx, incoming);
     const fresh = incoming.filter((e) => !known.has(e.row.id));
@@ -116,7 +120,7 @@ export async function applyBatch(
     }
     await ws.flush(tx);
     await notifyNodeChanges(tx, ws.changedNodes);
-    if (input.next !== null) {
+    if (input.streamId !== null && input.next !== null) {
       await tx
         .update(streams)
         .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })

@@ -1,10 +1,9 @@
 // The indexer loop (DESIGN.md data flow 1–4). Contracts are followed in streams of at most 25 (one getEvents
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
-import { type Namespace, RegistryFns } from "@namereg/protocol";
+import type { Namespace } from "@namereg/protocol";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
-import { contractsCreatedBy } from "../chain/created-contracts.ts";
+import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
 import {
   deadLetters,
@@ -21,6 +20,7 @@ import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.t
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./projections/index.ts";
+import { rereadNamespaces } from "./rereads.ts";
 
 export interface CoreContract {
   role: Extract<Role, "registry" | "allocator" | "lookup" | "primary">;
@@ -59,8 +59,6 @@ export interface IndexerOptions {
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
   onError?: (err: unknown) => void;
 }
-
-const ROUTING = new Set(["ns_v1"]);
 
 export class Indexer {
   private readonly o: Required<Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">> &
@@ -222,7 +220,6 @@ export class Indexer {
     return progressed;
   }
 
-  /** Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. */
   /**
    * Projects one dead-lettered event again with the current code (namereg dead-letters retry), with the same
    * chain re-reads a batch gets; call init() first. The event is archived already, so only projections, its
@@ -278,41 +275,11 @@ export class Indexer {
       : { resolved: false, error: after?.error ?? null };
   }
 
-  private async rereadNamespaces(batch: IncomingEvent[]): Promise<Map<string, Namespace | null>> {
-    const allocations = new Map<string, string>(); // node → transaction hash of its ns_v1
-    for (const { row, decoded } of batch) {
-      if (decoded.kind !== "naming" || this.cache.contracts.get(row.contractId)?.role !== "registry")
-        continue;
-      const ev = decoded.event;
-      if (ROUTING.has(ev.type) && "node" in ev) allocations.set(ev.node, row.txHash);
-    }
-    const out = new Map<string, Namespace | null>();
-    for (const [node, txHash] of allocations) {
-      let current: Namespace | null;
-      try {
-        current = await this.o.reader.read(this.o.registryId, RegistryFns.namespace, { node });
-      } catch (err) {
-        if (!(err instanceof ContractCallError)) throw err; // unreachable chain: retry the batch later
-        current = null;
-      }
-      out.set(
-        node,
-        current === null ? null : { ...current, registrar: await this.allocatedRegistrar(txHash, current) },
-      );
-    }
-    return out;
-  }
-
-  /**
-   * The registrar the allocation deployed: the contract its transaction created. The current metadata names the
-   * registrar of today, which during a back-fill may be a replacement whose predecessor holds the early history.
-   * Falls back to the current one when the transaction is out of the RPC's retention or is ambiguous.
-   */
-  private async allocatedRegistrar(txHash: string, current: Namespace): Promise<string> {
-    const created = await contractsCreatedBy(this.o.rpc, txHash).catch(() => null);
-    if (created === null || created.includes(current.registrar) || created.length !== 1)
-      return current.registrar;
-    return created[0] ?? current.registrar;
+  private rereadNamespaces(batch: IncomingEvent[]): Promise<Map<string, Namespace | null>> {
+    return rereadNamespaces(
+      { reader: this.o.reader, rpc: this.o.rpc, registryId: this.o.registryId, cache: this.cache },
+      batch,
+    );
   }
 
   private async recordGap(
