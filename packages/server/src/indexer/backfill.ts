@@ -18,6 +18,7 @@ import { excludeWriter } from "../db/writer-fence.ts";
 import { applyBatch, type IndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent } from "./decode.ts";
 import { filtersFor, MAX_CONTRACTS_PER_STREAM } from "./fetch-batch.ts";
+import { replayDeadLetters } from "./replay.ts";
 import { rereadNamespaces } from "./rereads.ts";
 
 export interface BackfillOptions {
@@ -76,6 +77,20 @@ export async function backfill(o: BackfillOptions): Promise<BackfillResult> {
       );
     }
     if (!filledAny) break;
+  }
+  // Events after a gap that changed state the gap held (a lock of a namespace allocated inside it) were
+  // dead-lettered; with the gap filled they project now, in chain order.
+  if (reports.some((r) => r.filled)) {
+    const cache = await loadCache(o.db);
+    const resolved = await replayDeadLetters({
+      db: o.db,
+      cache,
+      reader: o.reader,
+      rpc: o.rpc,
+      registryId: o.registryId,
+      exclusive: true,
+    });
+    if (resolved > 0) o.log?.(`${resolved} dead letter(s) projected now that their gap is filled`);
   }
   const remaining = (await o.db.select({ id: gaps.id }).from(gaps)).length;
   return { reports, remaining };

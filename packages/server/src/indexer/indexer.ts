@@ -5,21 +5,14 @@ import type { Namespace } from "@namereg/protocol";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
-import {
-  deadLetters,
-  events,
-  gaps,
-  indexerState,
-  namespaces,
-  streams,
-  trackedContracts,
-} from "../db/tables.ts";
+import { deadLetters, gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./projections/index.ts";
+import { archivedEvent, replayArchived } from "./replay.ts";
 import { rereadNamespaces } from "./rereads.ts";
 
 export interface CoreContract {
@@ -101,11 +94,17 @@ export class Indexer {
         );
       });
     }
+    await this.reloadView();
+    await db.insert(indexerState).values({ id: 1 }).onConflictDoNothing();
+  }
+
+  /** Tracked contracts and namespace labels, read from the database. */
+  private async reloadView(): Promise<void> {
+    const { db } = this.o;
     for (const row of await db.select().from(trackedContracts)) this.cache.contracts.set(row.contractId, row);
     for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
       this.cache.labels.set(ns.node, ns.label);
     }
-    await db.insert(indexerState).values({ id: 1 }).onConflictDoNothing();
   }
 
   /** One pass over every stream; true when any stream moved. */
@@ -122,6 +121,9 @@ export class Indexer {
     let progressed = false;
     const rows = await db.select().from(streams).orderBy(asc(streams.nextLedger), asc(streams.id));
     const behind: { stream: (typeof rows)[number]; ids: string[] }[] = [];
+    // A stream this process does not know was made by another writer of the mirror (a backfill or a dead-letter
+    // retry that discovered a contract): reload the view before deciding the stream is empty.
+    if (rows.some((r) => this.contractsOf(r.id).length === 0)) await this.reloadView();
     for (const stream of rows) {
       const ids = this.contractsOf(stream.id);
       if (ids.length === 0) {
@@ -230,30 +232,19 @@ export class Indexer {
     const [letter] = await db.select().from(deadLetters).where(eq(deadLetters.eventId, eventId));
     if (letter === undefined) throw new Error(`no dead letter ${eventId}`);
     if (letter.resolvedAt !== null) throw new Error(`dead letter ${eventId} is resolved already`);
-    const [stored] = await db.select().from(events).where(eq(events.id, eventId));
-    if (stored === undefined) throw new Error(`the archive has no event ${eventId}`);
-    const incoming = decodeRawEvent({
-      type: "contract",
-      id: stored.id,
-      contractId: stored.contractId,
-      ledger: stored.ledger,
-      ledgerClosedAt: stored.at?.toISOString() ?? "",
-      txHash: stored.txHash,
-      transactionIndex: stored.transactionIndex,
-      operationIndex: stored.operationIndex,
-      inSuccessfulContractCall: stored.inSuccessfulContractCall,
-      topic: stored.topics,
-      value: stored.value,
-    });
-    const emitter = this.cache.contracts.get(stored.contractId);
-    await applyBatch(db, this.cache, {
-      streamId: emitter?.streamId ?? 0,
-      events: [incoming],
-      next: null,
-      rereads: await this.rereadNamespaces([incoming]),
-      mode: "replay",
-      ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
-    });
+    const incoming = await archivedEvent(db, eventId);
+    if (incoming === null) throw new Error(`the archive has no event ${eventId}`);
+    await replayArchived(
+      {
+        db,
+        cache: this.cache,
+        reader: this.o.reader,
+        rpc: this.o.rpc,
+        registryId: this.o.registryId,
+        ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
+      },
+      incoming,
+    );
     const [after] = await db.select().from(deadLetters).where(eq(deadLetters.eventId, eventId));
     if (incoming.decoded.kind === "foreign") {
       // Not a naming event after all (a topic this code does not follow): nothing to project, nothing to wait for.
