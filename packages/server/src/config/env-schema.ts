@@ -39,6 +39,15 @@ const text = (what: string) =>
 
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 
+/**
+ * The service's own base URL as clients reach it (scheme, host, optional path), printed in stellar.toml. Only
+ * http and https: a URL wallets follow must never carry another scheme. No query or fragment.
+ */
+const publicUrl = () =>
+  httpUrl()
+    .refine((url) => !url.includes("?") && !url.includes("#"), { error: "must not have a query or fragment" })
+    .transform((url) => url.replace(/\/+$/, ""));
+
 const redisUrl = () => z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" });
 
 const databaseUrl = () =>
@@ -179,6 +188,12 @@ const envShape = {
     z.string().min(32, { error: "must be at least 32 characters (use a random string)" }).optional(),
   ),
   HOME_DOMAIN: variable(hostName().default("localhost")),
+  PUBLIC_URL: variable(publicUrl().optional()),
+  REQUEST_TIMEOUT_MS: variable(integer(100, 600_000).default(30_000)),
+  CONNECTION_TIMEOUT_MS: variable(integer(100, 600_000).default(10_000)),
+  KEEP_ALIVE_TIMEOUT_MS: variable(integer(100, 600_000).default(5_000)),
+  MAX_CONNECTIONS: variable(integer(0, 1_000_000).default(10_000)),
+  MAX_REQUESTS_PER_SOCKET: variable(integer(0, 1_000_000).default(1_000)),
 };
 
 export const envSchema = z.object(envShape);

@@ -196,8 +196,23 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     },
     session: { secret: sessionSecret, generated },
     homeDomain: env.HOME_DOMAIN,
+    publicUrl: env.PUBLIC_URL ?? defaultPublicUrl(env.HOME_DOMAIN),
+    http: {
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      connectionTimeoutMs: env.CONNECTION_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.MAX_CONNECTIONS,
+      maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
+    },
     warnings,
   };
+}
+
+/** Without PUBLIC_URL: https on the home domain, except a local one (development), which is plain http. */
+export function defaultPublicUrl(homeDomain: string): string {
+  const host = homeDomain.split(":", 1)[0] ?? homeDomain;
+  const local = host === "localhost" || host === "127.0.0.1";
+  return `${local ? "http" : "https"}://${homeDomain}`;
 }
 
 /** A bare date grants grace through the whole of that day (UTC); a date-time is the instant itself. */

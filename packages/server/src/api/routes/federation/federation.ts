@@ -27,9 +27,6 @@ const FederationResponse = z.object({
   memo: z.string().optional(),
 });
 
-// A Host header goes into the TOML verbatim, so only host names, IPv4 and bracketed IPv6, with a port, pass.
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
-
 /** TOML basic strings accept JSON's escapes for the characters JSON.stringify escapes. */
 const tomlString = (value: string): string => JSON.stringify(value);
 
@@ -75,17 +72,15 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
     return primaryFederationRecord(replica, q, now());
   }
 
-  app.get("/.well-known/stellar.toml", async (request, reply) => {
-    const host = request.host;
-    if (!HOST.test(host)) throw new ApiError("invalid_request", { detail: "Host: is not a host name" });
-    // Behind a trusted proxy `request.protocol` is whatever X-Forwarded-Proto says: only http and https may reach
-    // a URL wallets will follow (a `javascript:` scheme once did).
-    const scheme = request.protocol === "https" ? "https" : "http";
+  app.get("/.well-known/stellar.toml", async (_request, reply) => {
+    // The published URLs come from configuration only: Host and X-Forwarded-Proto are whatever the client (or a
+    // proxy) says, and a `javascript:` scheme once reached a URL wallets follow.
+    const base = config.publicUrl;
     const lines = [
       `# ${config.serviceName}: SEP-2 federation for name*namespace addresses (alice*acme).`,
-      `FEDERATION_SERVER=${tomlString(`${scheme}://${host}/federation`)}`,
+      `FEDERATION_SERVER=${tomlString(`${base}/federation`)}`,
       // SEP-10: where wallets get a challenge and which key signs it, so they can verify our challenges.
-      `WEB_AUTH_ENDPOINT=${tomlString(`${scheme}://${host}/auth`)}`,
+      `WEB_AUTH_ENDPOINT=${tomlString(`${base}/auth`)}`,
       `SIGNING_KEY=${tomlString(sessionKeys(config.session.secret).challengeSigner.publicKey())}`,
     ];
     if (config.chain.networkPassphrase !== null) {
