@@ -92,18 +92,6 @@ export interface Config {
    * derived from HOME_DOMAIN. Never taken from request headers (Host, X-Forwarded-Proto).
    */
   readonly publicUrl: string;
-  /** Node HTTP server limits against slow or greedy clients. */
-  readonly http: {
-    /** Whole request (headers and body) must arrive within this; else 408. */
-    readonly requestTimeoutMs: number;
-    /** An idle socket (no bytes either way) is closed after this. */
-    readonly connectionTimeoutMs: number;
-    readonly keepAliveTimeoutMs: number;
-    /** Open sockets at once; 0: no cap. */
-    readonly maxConnections: number;
-    /** Requests served on one keep-alive socket before it is closed; 0: no cap. */
-    readonly maxRequestsPerSocket: number;
-  };
   /** Things an operator should hear about at startup that do not stop it. */
   readonly warnings: readonly string[];
 }

@@ -189,11 +189,6 @@ const envShape = {
   ),
   HOME_DOMAIN: variable(hostName().default("localhost")),
   PUBLIC_URL: variable(publicUrl().optional()),
-  REQUEST_TIMEOUT_MS: variable(integer(100, 600_000).default(30_000)),
-  CONNECTION_TIMEOUT_MS: variable(integer(100, 600_000).default(10_000)),
-  KEEP_ALIVE_TIMEOUT_MS: variable(integer(100, 600_000).default(5_000)),
-  MAX_CONNECTIONS: variable(integer(0, 1_000_000).default(10_000)),
-  MAX_REQUESTS_PER_SOCKET: variable(integer(0, 1_000_000).default(1_000)),
 };
 
 export const envSchema = z.object(envShape);

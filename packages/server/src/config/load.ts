@@ -197,13 +197,6 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     session: { secret: sessionSecret, generated },
     homeDomain: env.HOME_DOMAIN,
     publicUrl: env.PUBLIC_URL ?? defaultPublicUrl(env.HOME_DOMAIN),
-    http: {
-      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
-      connectionTimeoutMs: env.CONNECTION_TIMEOUT_MS,
-      keepAliveTimeoutMs: env.KEEP_ALIVE_TIMEOUT_MS,
-      maxConnections: env.MAX_CONNECTIONS,
-      maxRequestsPerSocket: env.MAX_REQUESTS_PER_SOCKET,
-    },
     warnings,
   };
 }

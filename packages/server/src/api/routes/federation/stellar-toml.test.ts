@@ -25,7 +25,11 @@ describe("stellar.toml URLs", () => {
   });
 
   const urls = async (env: Record<string, string>, headers: Record<string, string>) => {
-    const app = await buildApp({ config: testConfig({ TRUST_PROXY: "true", ...env }), db: database, redis: null });
+    const app = await buildApp({
+      config: testConfig({ TRUST_PROXY: "true", ...env }),
+      db: database,
+      redis: null,
+    });
     apps.push(app);
     const response = await app.inject({ url: "/.well-known/stellar.toml", headers });
     expect(response.statusCode).toBe(200);
