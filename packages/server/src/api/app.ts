@@ -15,6 +15,7 @@ import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
+import { registerWebPage } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { RouteDeps } from "./route-deps.ts";
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         now,
       });
     }
+    await registerWebPage(app);
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);
