@@ -182,13 +182,11 @@ async function namePage(name) {
     sections.push(
       table(
         "Subnames",
-        ["Name", "Details"],
+        ["Name", "State", "Address"],
         subnames.value.subnames.map((s) => [
           s.name,
-          Object.entries(s)
-            .filter(([k, v]) => k !== "name" && v !== null && typeof v !== "object")
-            .map(([k, v]) => `${k}: ${v}`)
-            .join(", "),
+          s.active ? "active" : s.exists ? "inactive" : "removed",
+          mono(s.address ?? "—"),
         ]),
       ),
     );

@@ -110,7 +110,10 @@ describe("the web page in Chromium", () => {
     expect(first[0]).toBe("issued");
     expect(first[1]).toMatch(/^\d+$/);
     expect(first[3]).toMatch(/^[0-9a-f]{64}$/);
-    await page.getByRole("heading", { name: "Subnames" }).waitFor();
+    const subnames = page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) });
+    expect(await subnames.locator("tr", { hasText: "pay.alice.acme" }).locator("td").nth(1).innerText()).toBe(
+      "active",
+    );
     expect(await page.locator(".error").count()).toBe(0);
     await shot("name-alice.acme");
   });
