@@ -1,5 +1,18 @@
 // Public API of @namereg/client.
+export {
+  createApi,
+  type NameregApi,
+  type NameregClientOptions,
+  NameregError,
+  type NameregPaths,
+  type ResolveAnswer,
+  resolve,
+  splitName,
+  unwrap,
+} from "./api.ts";
 export { readFeePolicy } from "./fee-policy.ts";
+export type { components, paths } from "./generated/openapi.ts";
+export { type ResolveVerifiedOptions, resolveVerified, type VerifiedResolution } from "./resolve-verified.ts";
 export {
   type AnnounceRejection,
   type RefusedAnnounce,
