@@ -14,6 +14,13 @@ export { readFeePolicy } from "./fee-policy.ts";
 export type { components, paths } from "./generated/openapi.ts";
 export { type ResolveVerifiedOptions, resolveVerified, type VerifiedResolution } from "./resolve-verified.ts";
 export {
+  type ConsoleSession,
+  consoleChange,
+  type Signer,
+  type SignWith,
+  setChainAddress,
+} from "./transactions.ts";
+export {
   type AnnounceRejection,
   type RefusedAnnounce,
   type VerifiedAnnounce,
