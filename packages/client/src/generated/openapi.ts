@@ -4,6409 +4,6357 @@
  */
 
 export interface paths {
-  "/.well-known/stellar.toml": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/auth": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query: {
-          account: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              network_passphrase: string;
-              transaction: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_account" | "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            transaction: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              token: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/auth/logout": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              ok: true;
-            };
-          };
-        };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/chain-policy/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            namespace: string;
-            networks: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespace: string;
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              resolverId: string;
-              signer: string;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "invalid_account"
-                | "invalid_name"
-                | "invalid_request"
-                | "unsupported_network"
-                | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "contract_owner_requires_adapter"
-                | "insufficient_balance"
-                | "namespace_changed"
-                | "no_resolver";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/market/listings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            namespace: string;
-            priceXlm: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              bond: {
-                amountXlm: string;
-                /** @enum {string} */
-                asset: "native";
-                memoHash: string;
-                /** @enum {string} */
-                memoType: "hash";
-                note: string;
-                to: string;
-              };
-              listing: {
-                feeBps: number;
-                id: string;
-                namespace: string;
-                node: string;
-                priceXlm: string;
-                state: string;
-              };
-            };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_node" | "invalid_request" | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `name_not_found`, `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_not_found" | "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "contract_owner_requires_adapter"
-                | "listing_exists"
-                | "market_disabled"
-                | "namespace_changed";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/market/listings/{id}/cancel": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              listing: {
-                feeBps: number;
-                id: string;
-                namespace: string;
-                node: string;
-                priceXlm: string;
-                state: string;
-              };
-              /** @enum {boolean} */
-              ok: true;
-            };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_request" | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found`, `not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found" | "not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "contract_owner_requires_adapter"
-                | "listing_not_active"
-                | "market_disabled"
-                | "namespace_changed";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/namespace-profile": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            displayName: string;
-            logo: string | null;
-            namespace: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              displayName: string;
-              logo: string | null;
-              namespace: string;
-              /** @enum {boolean} */
-              ok: true;
-            };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_request" | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "contract_owner_requires_adapter" | "namespace_changed";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/register/announce/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            basis: string[];
-            /** @default [] */
-            evidence?: {
-              label: string;
-              /** Format: uri */
-              url: string;
-            }[];
-            expectedFee?: {
-              allocatorId: string;
-              amount: string;
-              network: string;
-              recipient: string;
-              token: string;
-            };
-            label: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              claimant: string;
-              fee: {
-                allocatorId: string;
-                amount: string;
-                recipient: string;
-                token: string;
-              };
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "claim_fee_quote_required"
-                | "invalid_account"
-                | "invalid_name"
-                | "invalid_request"
-                | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "claim_fee_changed"
-                | "contract_owner_requires_adapter"
-                | "insufficient_balance"
-                | "namespace_changed";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable" | "claim_fee_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/subname-policy/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            namespace: string;
-            policy: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespace: string;
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              registrarId: string;
-              signer: string;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "contract_owner_requires_adapter"
-                | "insufficient_balance"
-                | "namespace_changed"
-                | "subnames_unsupported";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/console/tx/submit": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            xdr: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              ledger: number;
-              /** @enum {boolean} */
-              ok: true;
-              txHash: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              ok: false;
-              /** @enum {boolean} */
-              pending: true;
-              txHash: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_request" | "wallet_session_required";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `unauthorized` */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "unauthorized";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_namespace_owner` */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_namespace_owner";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "contract_owner_requires_adapter" | "namespace_changed";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/federation": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query: {
-          q: string;
-          type: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              account_id: string;
-              memo?: string;
-              /** @enum {string} */
-              memo_type?: "text";
-              stellar_address: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/health": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              ok: true;
-              service: string;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/records/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            chainAddress: {
-              address: string | null;
-              network: string;
-            };
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              holder: string;
-              namespace: string;
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              resolverId: string;
-              signer: string;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "invalid_account"
-                | "invalid_chain_address"
-                | "invalid_name"
-                | "invalid_request"
-                | "unsupported_network";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `name_expired`, `name_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_resolver` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "chain_disabled"
-                | "contract_holder_requires_adapter"
-                | "insufficient_balance"
-                | "multichain_unsupported"
-                | "no_resolver";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/records/submit": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            signedXdr: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              ledger: number;
-              /** @enum {boolean} */
-              ok: true;
-              txHash: string;
-            };
-          };
-        };
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              ok: false;
-              /** @enum {boolean} */
-              pending: true;
-              txHash: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Default Response */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              code: string | null;
-              contractError: number | null;
-              /** @enum {string} */
-              error: "transaction_failed";
-              resultCode: string;
-              txHash: string;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/subnames/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @enum {string} */
-            action: "create" | "remove";
-            address?: string;
-            generation: string | null;
-            name: string;
-            parentGeneration: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              holder: string;
-              name: string;
-              namespace: string;
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              registrarId: string;
-              signer: string;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_name`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_account" | "invalid_name" | "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found" | "namespace_not_found" | "parent_inactive";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error:
-                | "contract_holder_requires_adapter"
-                | "insufficient_balance"
-                | "name_taken"
-                | "subname_creation_disabled"
-                | "subname_generation_mismatch"
-                | "subnames_suspended"
-                | "subnames_unsupported";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/allocations": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              awarded: {
-                announcedLedger: number;
-                awardedAt: string | null;
-                basis: string[];
-                claimant: string;
-                claimantAccount: string;
-                claimantResponse: string | null;
-                deadline: string;
-                elapsed: boolean;
-                evidence: {
-                  label: string;
-                  url: string;
-                }[];
-                id: string;
-                namespace: string;
-                objections: {
-                  basis: string[];
-                  bondXlm: string;
-                  objector: string;
-                }[];
-                remainingSeconds: number;
-                /** @enum {string} */
-                state: "announced" | "objected" | "awarded";
-              }[];
-              ledger: number | null;
-              objected: {
-                announcedLedger: number;
-                awardedAt: string | null;
-                basis: string[];
-                claimant: string;
-                claimantAccount: string;
-                claimantResponse: string | null;
-                deadline: string;
-                elapsed: boolean;
-                evidence: {
-                  label: string;
-                  url: string;
-                }[];
-                id: string;
-                namespace: string;
-                objections: {
-                  basis: string[];
-                  bondXlm: string;
-                  objector: string;
-                }[];
-                remainingSeconds: number;
-                /** @enum {string} */
-                state: "announced" | "objected" | "awarded";
-              }[];
-              pending: {
-                announcedLedger: number;
-                awardedAt: string | null;
-                basis: string[];
-                claimant: string;
-                claimantAccount: string;
-                claimantResponse: string | null;
-                deadline: string;
-                elapsed: boolean;
-                evidence: {
-                  label: string;
-                  url: string;
-                }[];
-                id: string;
-                namespace: string;
-                objections: {
-                  basis: string[];
-                  bondXlm: string;
-                  objector: string;
-                }[];
-                remainingSeconds: number;
-                /** @enum {string} */
-                state: "announced" | "objected" | "awarded";
-              }[];
-            };
-          };
-        };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/chain-address/{namespace}/{name}/{network}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description `label` or `child.label`. Case-insensitive: ASCII A-Z is lower-cased, then each part must be a label; anything else is 400 `invalid_name`. */
-          name: string;
-          network: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              address: string | null;
-              name: string;
-              network: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_name`, `unsupported_network` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "unsupported_network";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `name_expired`, `name_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_disabled`, `multichain_unsupported`, `no_resolver` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_disabled" | "multichain_unsupported" | "no_resolver";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/chain-policy/{namespace}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespace: string;
-              networks: string[];
-              /** @enum {number} */
-              version: 1;
-            };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `multichain_unsupported`, `no_resolver` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "multichain_unsupported" | "no_resolver";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/claim-fee": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              allocatorId: string;
-              amount: string;
-              /** @enum {string} */
-              asset: "XLM";
-              /** @enum {number} */
-              decimals: 7;
-              network: string;
-              recipient: string;
-              refundBps: {
-                Awarded: number;
-                Expired: number;
-                Rejected: number;
-                Stuck: number;
-                Withdrawn: number;
-              };
-              /** @enum {string} */
-              rounding: "floor";
-              token: string;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable" | "claim_fee_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/claim-fee/credit/{address}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              amount: string;
-              payee: string;
-              policy: {
-                allocatorId: string;
-                amount: string;
-                /** @enum {string} */
-                asset: "XLM";
-                /** @enum {number} */
-                decimals: 7;
-                network: string;
-                recipient: string;
-                refundBps: {
-                  Awarded: number;
-                  Expired: number;
-                  Rejected: number;
-                  Stuck: number;
-                  Withdrawn: number;
+    "/.well-known/stellar.toml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
-                /** @enum {string} */
-                rounding: "floor";
-                token: string;
-              };
-            };
-          };
-        };
-        /** @description Error: `bad_address`, `invalid_account` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "bad_address" | "invalid_account";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/claim-fee/credit/{address}/prepare": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            source: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              amount: string;
-              network: string;
-              /** @enum {boolean} */
-              ok: true;
-              payee: string;
-              source: string;
-              xdr: string;
-            };
-          };
-        };
-        /** @description Error: `bad_address`, `invalid_account`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "bad_address" | "invalid_account" | "invalid_request";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `insufficient_balance`, `no_credit` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "insufficient_balance" | "no_credit";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/claim-fee/{label}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              label: string;
-              policy: {
-                allocatorId: string;
-                amount: string;
-                /** @enum {string} */
-                asset: "XLM";
-                /** @enum {number} */
-                decimals: 7;
-                network: string;
-                recipient: string;
-                refundBps: {
-                  Awarded: number;
-                  Expired: number;
-                  Rejected: number;
-                  Stuck: number;
-                  Withdrawn: number;
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
-                /** @enum {string} */
-                rounding: "floor";
-                token: string;
-              };
-              receipt: {
-                amount: string;
-                claimant: string;
-                /** @enum {string} */
-                outcome: "Held" | "Awarded" | "Rejected" | "Withdrawn" | "Expired" | "Stuck";
-                refundAmount: string;
-                treasuryAmount: string;
-              } | null;
             };
-          };
         };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable" | "claim_fee_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/coverage": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    account: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            network_passphrase: string;
+                            transaction: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        transaction: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              complete: boolean;
-              gaps: {
-                contractId: string;
-                fromLedger: number;
-                reason: string;
-                toLedger: number;
-              }[];
-              headLedger: number | null;
-              headObservedAt: string | null;
-              processedAt: string | null;
-              processedLedger: number | null;
-              /** @enum {string} */
-              source: "indexed";
-            };
-          };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/directory/namespaces": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/console/chain-policy/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        networks: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            resolverId: string;
+                            signer: string;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "unsupported_network" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "no_resolver";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              filtered: boolean;
-              namespaces: {
-                displayName: string | null;
-                label: string;
-                logo: string | null;
-              }[];
-            };
-          };
+    "/console/market/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        priceXlm: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            bond: {
+                                amountXlm: string;
+                                /** @enum {string} */
+                                asset: "native";
+                                memoHash: string;
+                                /** @enum {string} */
+                                memoType: "hash";
+                                note: string;
+                                to: string;
+                            };
+                            listing: {
+                                feeBps: number;
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                priceXlm: string;
+                                state: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_node" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_not_found`, `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_not_found" | "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "listing_exists" | "market_disabled" | "namespace_changed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/directory/reverse/{address}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/console/market/listings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            listing: {
+                                feeBps: number;
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                priceXlm: string;
+                                state: string;
+                            };
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found`, `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found" | "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "listing_not_active" | "market_disabled" | "namespace_changed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
+    "/console/namespace-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              address: string;
-              entries: {
-                name: string;
-                namespace: string;
-                namespaceDisplay: string;
-              }[];
-              filtered: boolean;
+        get?: never;
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_account" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        displayName: string;
+                        logo: string | null;
+                        namespace: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            displayName: string;
+                            logo: string | null;
+                            namespace: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/events": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/console/register/announce/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        basis: string[];
+                        /** @default [] */
+                        evidence?: {
+                            label: string;
+                            /** Format: uri */
+                            url: string;
+                        }[];
+                        expectedFee?: {
+                            allocatorId: string;
+                            amount: string;
+                            network: string;
+                            recipient: string;
+                            token: string;
+                        };
+                        label: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            claimant: string;
+                            fee: {
+                                allocatorId: string;
+                                amount: string;
+                                recipient: string;
+                                token: string;
+                            };
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "claim_fee_quote_required" | "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "claim_fee_changed" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable" | "claim_fee_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: string;
-          cursor?: string;
-          contractId?: string;
-          subject?: string;
-          namespace?: string;
+    "/console/subname-policy/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              coverage: {
-                complete: boolean;
-                gaps: {
-                  contractId: string;
-                  fromLedger: number;
-                  reason: string;
-                  toLedger: number;
-                }[];
-                headLedger: number | null;
-                headObservedAt: string | null;
-                processedAt: string | null;
-                processedLedger: number | null;
-                /** @enum {string} */
-                source: "indexed";
-              };
-              events: {
-                at: string | null;
-                contractId: string;
-                data: string;
-                id: string;
-                inSuccessfulContractCall: boolean;
-                /** Format: date-time */
-                ingestedAt: string;
-                ledger: number;
-                operationIndex: number;
-                topics: string[];
-                transactionIndex: number;
-                txHash: string;
-                type: string | null;
-              }[];
-              hasMore: boolean;
-              nextCursor: string | null;
-              truncated: boolean;
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_node`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_node" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        policy: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            registrarId: string;
+                            signer: string;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "subnames_unsupported";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/ledger/head": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/console/tx/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        xdr: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ledger: number;
+                            /** @enum {boolean} */
+                            ok: true;
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: false;
+                            /** @enum {boolean} */
+                            pending: true;
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "unauthorized";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_namespace_owner";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              closedAt: string | null;
-              ledger: number;
-              /** Format: date-time */
-              observedAt: string;
-              /** @enum {string} */
-              source: "rpc" | "indexer";
-            };
-          };
+    "/federation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                    type: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account_id: string;
+                            memo?: string;
+                            /** @enum {string} */
+                            memo_type?: "text";
+                            stellar_address: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/lookup": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            service: string;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query: {
-          q: string;
+    "/records/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              names: {
-                label: string;
-                name: string;
-                namespace: string;
-              }[];
-              namespaces: {
-                displayName: string | null;
-                label: string;
-              }[];
-              q: string;
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        chainAddress: {
+                            address: string | null;
+                            network: string;
+                        };
+                        name: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            holder: string;
+                            namespace: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            resolverId: string;
+                            signer: string;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_request" | "unsupported_network";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_disabled" | "contract_holder_requires_adapter" | "insufficient_balance" | "multichain_unsupported" | "no_resolver";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/market/history/{node}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/records/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        signedXdr: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ledger: number;
+                            /** @enum {boolean} */
+                            ok: true;
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: false;
+                            /** @enum {boolean} */
+                            pending: true;
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            code: string | null;
+                            contractError: number | null;
+                            /** @enum {string} */
+                            error: "transaction_failed";
+                            resultCode: string;
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          node: string;
+    "/subnames/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              node: string;
-              sales: {
-                badge: string;
-                buyer: string;
-                namespace: string;
-                priceXlm: string;
-                seller: string;
-                /** Format: date-time */
-                settledAt: string;
-              }[];
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_node`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_node" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        action: "create" | "remove";
+                        address?: string;
+                        generation: string | null;
+                        name: string;
+                        parentGeneration: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `market_disabled` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "market_disabled";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            holder: string;
+                            name: string;
+                            namespace: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            registrarId: string;
+                            signer: string;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_name" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found" | "parent_inactive";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "contract_holder_requires_adapter" | "insufficient_balance" | "name_taken" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/market/listings": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            awarded: {
+                                announcedLedger: number;
+                                awardedAt: string | null;
+                                basis: string[];
+                                claimant: string;
+                                claimantAccount: string;
+                                claimantResponse: string | null;
+                                deadline: string;
+                                elapsed: boolean;
+                                evidence: {
+                                    label: string;
+                                    url: string;
+                                }[];
+                                id: string;
+                                namespace: string;
+                                objections: {
+                                    basis: string[];
+                                    bondXlm: string;
+                                    objector: string;
+                                }[];
+                                remainingSeconds: number;
+                                /** @enum {string} */
+                                state: "announced" | "objected" | "awarded";
+                            }[];
+                            ledger: number | null;
+                            objected: {
+                                announcedLedger: number;
+                                awardedAt: string | null;
+                                basis: string[];
+                                claimant: string;
+                                claimantAccount: string;
+                                claimantResponse: string | null;
+                                deadline: string;
+                                elapsed: boolean;
+                                evidence: {
+                                    label: string;
+                                    url: string;
+                                }[];
+                                id: string;
+                                namespace: string;
+                                objections: {
+                                    basis: string[];
+                                    bondXlm: string;
+                                    objector: string;
+                                }[];
+                                remainingSeconds: number;
+                                /** @enum {string} */
+                                state: "announced" | "objected" | "awarded";
+                            }[];
+                            pending: {
+                                announcedLedger: number;
+                                awardedAt: string | null;
+                                basis: string[];
+                                claimant: string;
+                                claimantAccount: string;
+                                claimantResponse: string | null;
+                                deadline: string;
+                                elapsed: boolean;
+                                evidence: {
+                                    label: string;
+                                    url: string;
+                                }[];
+                                id: string;
+                                namespace: string;
+                                objections: {
+                                    basis: string[];
+                                    bondXlm: string;
+                                    objector: string;
+                                }[];
+                                remainingSeconds: number;
+                                /** @enum {string} */
+                                state: "announced" | "objected" | "awarded";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              escrow: string;
-              listings: {
-                feeBps: number;
-                id: string;
-                /** Format: date-time */
-                listedAt: string;
-                namespace: string;
-                node: string;
-                priceXlm: string;
-              }[];
-            };
-          };
+    "/v1/chain-address/{namespace}/{name}/{network}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description `label` or `child.label`. Case-insensitive: ASCII A-Z is lower-cased, then each part must be a label; anything else is 400 `invalid_name`. */
+                    name: string;
+                    network: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `market_disabled` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "market_disabled";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string | null;
+                            name: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `unsupported_network` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "unsupported_network";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_disabled`, `multichain_unsupported`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_disabled" | "multichain_unsupported" | "no_resolver";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/market/listings/{id}/intent": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/chain-policy/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            networks: string[];
+                            /** @enum {number} */
+                            version: 1;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `multichain_unsupported`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "multichain_unsupported" | "no_resolver";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
+    "/v1/claim-fee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            account: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              intent: {
-                /** Format: date-time */
-                expiresAt: string;
-                id: string;
-              };
-              pay: {
-                amountXlm: string;
-                /** @enum {string} */
-                asset: "native";
-                memoHash: string;
-                /** @enum {string} */
-                memoType: "hash";
-                note: string;
-                to: string;
-              };
-              settlement: {
-                node: string;
-                seller: string;
-                steps: string[];
-              };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_account`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_account" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            allocatorId: string;
+                            amount: string;
+                            /** @enum {string} */
+                            asset: "XLM";
+                            /** @enum {number} */
+                            decimals: 7;
+                            network: string;
+                            recipient: string;
+                            refundBps: {
+                                Awarded: number;
+                                Expired: number;
+                                Rejected: number;
+                                Stuck: number;
+                                Withdrawn: number;
+                            };
+                            /** @enum {string} */
+                            rounding: "floor";
+                            token: string;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable" | "claim_fee_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `intent_conflict`, `listing_not_active`, `market_disabled` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "intent_conflict" | "listing_not_active" | "market_disabled";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/names/by-holder/{address}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/claim-fee/credit/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            payee: string;
+                            policy: {
+                                allocatorId: string;
+                                amount: string;
+                                /** @enum {string} */
+                                asset: "XLM";
+                                /** @enum {number} */
+                                decimals: 7;
+                                network: string;
+                                recipient: string;
+                                refundBps: {
+                                    Awarded: number;
+                                    Expired: number;
+                                    Rejected: number;
+                                    Stuck: number;
+                                    Withdrawn: number;
+                                };
+                                /** @enum {string} */
+                                rounding: "floor";
+                                token: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: `bad_address`, `invalid_account` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "bad_address" | "invalid_account";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
+    "/v1/claim-fee/credit/{address}/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              holder: string;
-              names: {
-                holder: string;
-                issuedAt: string | null;
-                issuedLedger: number;
-                name: string;
-                namespace: string;
-              }[];
-              truncated: boolean;
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `bad_address`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "bad_address" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        source: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            payee: string;
+                            source: string;
+                            xdr: string;
+                        };
+                    };
+                };
+                /** @description Error: `bad_address`, `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "bad_address" | "invalid_account" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `insufficient_balance`, `no_credit` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "insufficient_balance" | "no_credit";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/names/{namespace}/{label}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/claim-fee/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            label: string;
+                            policy: {
+                                allocatorId: string;
+                                amount: string;
+                                /** @enum {string} */
+                                asset: "XLM";
+                                /** @enum {number} */
+                                decimals: 7;
+                                network: string;
+                                recipient: string;
+                                refundBps: {
+                                    Awarded: number;
+                                    Expired: number;
+                                    Rejected: number;
+                                    Stuck: number;
+                                    Withdrawn: number;
+                                };
+                                /** @enum {string} */
+                                rounding: "floor";
+                                token: string;
+                            };
+                            receipt: {
+                                amount: string;
+                                claimant: string;
+                                /** @enum {string} */
+                                outcome: "Held" | "Awarded" | "Rejected" | "Withdrawn" | "Expired" | "Stuck";
+                                refundAmount: string;
+                                treasuryAmount: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable" | "claim_fee_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
+    "/v1/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              expiresAt: string | null;
-              holder: string;
-              issuedAt: string | null;
-              issuedLedger: number;
-              name: string;
-              namespace: string;
-              operator: string;
-              operatorName: string;
-              /** @enum {string} */
-              ownership: "permanent" | "expiring";
-              resolutions: number;
-              /** @enum {string} */
-              storage: "live";
-              txHash: string;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            complete: boolean;
+                            gaps: {
+                                contractId: string;
+                                fromLedger: number;
+                                reason: string;
+                                toLedger: number;
+                            }[];
+                            headLedger: number | null;
+                            headObservedAt: string | null;
+                            processedAt: string | null;
+                            processedLedger: number | null;
+                            /** @enum {string} */
+                            source: "indexed";
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `name_not_found`, `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_not_found" | "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/names/{namespace}/{label}/history": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/directory/namespaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filtered: boolean;
+                            namespaces: {
+                                displayName: string | null;
+                                label: string;
+                                logo: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          limit?: string;
-          cursor?: string;
+    "/v1/directory/reverse/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              events: {
-                /** @enum {string} */
-                action: "issued" | "transferred" | "reclaimed";
-                at: string | null;
-                /** Format: date-time */
-                ingestedAt: string;
-                ledger: number;
-                txHash: string;
-              }[];
-              issuedAt: string | null;
-              issuedLedger: number;
-              name: string;
-              nextCursor: string | null;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name`, `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name" | "invalid_request";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            entries: {
+                                name: string;
+                                namespace: string;
+                                namespaceDisplay: string;
+                            }[];
+                            filtered: boolean;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `name_not_issued` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_not_issued";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/namespaces": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                    contractId?: string;
+                    subject?: string;
+                    namespace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            coverage: {
+                                complete: boolean;
+                                gaps: {
+                                    contractId: string;
+                                    fromLedger: number;
+                                    reason: string;
+                                    toLedger: number;
+                                }[];
+                                headLedger: number | null;
+                                headObservedAt: string | null;
+                                processedAt: string | null;
+                                processedLedger: number | null;
+                                /** @enum {string} */
+                                source: "indexed";
+                            };
+                            events: {
+                                at: string | null;
+                                contractId: string;
+                                data: string;
+                                id: string;
+                                inSuccessfulContractCall: boolean;
+                                /** Format: date-time */
+                                ingestedAt: string;
+                                ledger: number;
+                                operationIndex: number;
+                                topics: string[];
+                                transactionIndex: number;
+                                txHash: string;
+                                type: string | null;
+                            }[];
+                            hasMore: boolean;
+                            nextCursor: string | null;
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_node`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_node" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespaces: {
-                activated: boolean;
-                awardedAt: string | null;
-                displayName: string | null;
-                label: string;
-                /** @enum {string} */
-                method: "allocate" | "reserved";
-                /** @enum {string} */
-                subnamePolicy: "enabled" | "creation-disabled" | "suspended";
-              }[];
-              truncated: boolean;
-            };
-          };
+    "/v1/ledger/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            closedAt: string | null;
+                            ledger: number;
+                            /** Format: date-time */
+                            observedAt: string;
+                            /** @enum {string} */
+                            source: "rpc" | "indexer";
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/namespaces/{namespace}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            names: {
+                                label: string;
+                                name: string;
+                                namespace: string;
+                            }[];
+                            namespaces: {
+                                displayName: string | null;
+                                label: string;
+                            }[];
+                            q: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
+    "/v1/market/history/{node}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              awardLedger: number;
-              awardedAt: string | null;
-              chainNetworks: string[];
-              displayName: string | null;
-              issuedNames: number;
-              label: string;
-              locked: boolean;
-              /** @enum {string} */
-              method: "allocate" | "reserved";
-              node: string;
-              operator: string;
-              registrarId: string;
-              resolverId: string | null;
-              /** @enum {string} */
-              subnamePolicy: "enabled" | "creation-disabled" | "suspended";
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    node: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            node: string;
+                            sales: {
+                                badge: string;
+                                buyer: string;
+                                namespace: string;
+                                priceXlm: string;
+                                seller: string;
+                                /** Format: date-time */
+                                settledAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_node`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_node" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "market_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/records/{namespace}/{label}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/market/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            escrow: string;
+                            listings: {
+                                feeBps: number;
+                                id: string;
+                                /** Format: date-time */
+                                listedAt: string;
+                                namespace: string;
+                                node: string;
+                                priceXlm: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "market_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
+    "/v1/market/listings/{id}/intent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              address: string | null;
-              displayName: boolean | null;
-              name: string;
-              node: string;
-              primaryName: boolean | null;
-              text: {
-                [key: string]: string;
-              };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        account: string;
+                    };
+                };
             };
-          };
-        };
-        /** @description Error: `name_expired`, `name_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found";
-            } & {
-              [key: string]: unknown;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            intent: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                id: string;
+                            };
+                            pay: {
+                                amountXlm: string;
+                                /** @enum {string} */
+                                asset: "native";
+                                memoHash: string;
+                                /** @enum {string} */
+                                memoType: "hash";
+                                note: string;
+                                to: string;
+                            };
+                            settlement: {
+                                node: string;
+                                seller: string;
+                                steps: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Error: `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_account" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `intent_conflict`, `listing_not_active`, `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "intent_conflict" | "listing_not_active" | "market_disabled";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `no_resolver` */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "no_resolver";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/resolve/{namespace}/{label}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/names/by-holder/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            holder: string;
+                            names: {
+                                holder: string;
+                                issuedAt: string | null;
+                                issuedLedger: number;
+                                name: string;
+                                namespace: string;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Error: `bad_address`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "bad_address" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
+    "/v1/names/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              account: string;
-              expires_at: string | null;
-              ledger: number;
-              name: string;
-              /** @enum {string} */
-              ownership: "permanent" | "expiring";
-              /** @enum {string} */
-              storage: "live";
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            expiresAt: string | null;
+                            holder: string;
+                            issuedAt: string | null;
+                            issuedLedger: number;
+                            name: string;
+                            namespace: string;
+                            operator: string;
+                            operatorName: string;
+                            /** @enum {string} */
+                            ownership: "permanent" | "expiring";
+                            resolutions: number;
+                            /** @enum {string} */
+                            storage: "live";
+                            txHash: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_not_found`, `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_not_found" | "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `name_expired`, `name_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/reverse/{address}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/names/{namespace}/{label}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                /** @enum {string} */
+                                action: "issued" | "transferred" | "reclaimed";
+                                at: string | null;
+                                /** Format: date-time */
+                                ingestedAt: string;
+                                ledger: number;
+                                txHash: string;
+                            }[];
+                            issuedAt: string | null;
+                            issuedLedger: number;
+                            name: string;
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name" | "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_not_issued` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_not_issued";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          address: string;
+    "/v1/namespaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              name: string;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `bad_address` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "bad_address";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespaces: {
+                                activated: boolean;
+                                awardedAt: string | null;
+                                displayName: string | null;
+                                label: string;
+                                /** @enum {string} */
+                                method: "allocate" | "reserved";
+                                /** @enum {string} */
+                                subnamePolicy: "enabled" | "creation-disabled" | "suspended";
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `no_name` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "no_name";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `chain_unavailable` */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "chain_unavailable";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/showcase": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/namespaces/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            awardLedger: number;
+                            awardedAt: string | null;
+                            chainNetworks: string[];
+                            displayName: string | null;
+                            issuedNames: number;
+                            label: string;
+                            locked: boolean;
+                            /** @enum {string} */
+                            method: "allocate" | "reserved";
+                            node: string;
+                            operator: string;
+                            registrarId: string;
+                            resolverId: string | null;
+                            /** @enum {string} */
+                            subnamePolicy: "enabled" | "creation-disabled" | "suspended";
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespaces: {
-                displayName: string | null;
-                issuedNames: number;
-                label: string;
-                logo: string | null;
-              }[];
-            };
-          };
+    "/v1/records/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `invalid_request` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_request";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string | null;
+                            displayName: boolean | null;
+                            name: string;
+                            node: string;
+                            primaryName: boolean | null;
+                            text: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "no_resolver";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/stats": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/resolve/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            account: string;
+                            expires_at: string | null;
+                            ledger: number;
+                            name: string;
+                            /** @enum {string} */
+                            ownership: "permanent" | "expiring";
+                            /** @enum {string} */
+                            storage: "live";
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              ledger: number | null;
-              names: number;
-              namespaces: number;
-              subnames: number;
-            };
-          };
+    "/v1/reverse/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Error: `bad_address` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "bad_address";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `no_name` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "no_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `chain_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "chain_unavailable";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/status": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/showcase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespaces: {
+                                displayName: string | null;
+                                issuedNames: number;
+                                label: string;
+                                logo: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_request";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              components: (
-                | {
-                    /** @enum {string} */
-                    name: "Database";
-                    /** @enum {string} */
-                    state: "operational" | "down";
-                  }
-                | {
-                    ledger?: number;
-                    /** @enum {string} */
-                    name: "the service RPC";
-                    /** @enum {string} */
-                    state: "operational" | "down";
-                  }
-                | {
-                    deadLetters: number | null;
-                    lag: number | null;
-                    ledger: number | null;
-                    /** @enum {string} */
-                    name: "Indexer";
-                    processedAt: string | null;
-                    /** @enum {string} */
-                    state: "operational" | "lagging" | "degraded" | "down" | "unknown";
-                  }
-                | {
-                    cursorAgeSeconds: number | null;
-                    /** @enum {string} */
-                    name: "Escrow watcher";
-                    parkedPayouts: number | null;
-                    /** @enum {string} */
-                    state: "operational" | "lagging" | "degraded" | "down" | "unknown";
-                  }
-              )[];
-              ledger: number | null;
-            };
-          };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ledger: number | null;
+                            names: number;
+                            namespaces: number;
+                            subnames: number;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/subname-policy/{namespace}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            components: ({
+                                /** @enum {string} */
+                                name: "Database";
+                                /** @enum {string} */
+                                state: "operational" | "down";
+                            } | {
+                                ledger?: number;
+                                /** @enum {string} */
+                                name: "the service RPC";
+                                /** @enum {string} */
+                                state: "operational" | "down";
+                            } | {
+                                deadLetters: number | null;
+                                lag: number | null;
+                                ledger: number | null;
+                                /** @enum {string} */
+                                name: "Indexer";
+                                processedAt: string | null;
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                            } | {
+                                cursorAgeSeconds: number | null;
+                                /** @enum {string} */
+                                name: "Escrow watcher";
+                                parkedPayouts: number | null;
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                            })[];
+                            ledger: number | null;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
+    "/v1/subname-policy/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              namespace: string;
-              owner: string;
-              /** @enum {string} */
-              policy: "enabled" | "creation-disabled" | "suspended";
-              registrarId: string;
-              /** @enum {number} */
-              version: 1;
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            owner: string;
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            registrarId: string;
+                            /** @enum {number} */
+                            version: 1;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/subnames/{namespace}/{label}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/subnames/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nextOffset: number | null;
+                            offset: number;
+                            parent: string;
+                            parentContext: {
+                                active: boolean;
+                                expiresAt: string | null;
+                                generation: string;
+                                holder: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            registrarId: string;
+                            /** @enum {string} */
+                            source: "chain";
+                            subnames: {
+                                active: boolean;
+                                address: string;
+                                controller: string | null;
+                                exists: boolean;
+                                expiresAt: string | null;
+                                generation: string;
+                                name: string;
+                                parentGeneration: string;
+                                /** @enum {string} */
+                                policy: "enabled" | "creation-disabled" | "suspended";
+                                /** @enum {string} */
+                                source: "chain";
+                                validBinding: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get: {
-      parameters: {
-        query?: {
-          offset?: number;
-          limit?: number;
+    "/v1/subnames/{namespace}/{label}/{child}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              nextOffset: number | null;
-              offset: number;
-              parent: string;
-              parentContext: {
-                active: boolean;
-                expiresAt: string | null;
-                generation: string;
-                holder: string;
-                name: string;
-              };
-              /** @enum {string} */
-              policy: "enabled" | "creation-disabled" | "suspended";
-              registrarId: string;
-              /** @enum {string} */
-              source: "chain";
-              subnames: {
-                active: boolean;
-                address: string;
-                controller: string | null;
-                exists: boolean;
-                expiresAt: string | null;
-                generation: string;
-                name: string;
-                parentGeneration: string;
-                /** @enum {string} */
-                policy: "enabled" | "creation-disabled" | "suspended";
-                /** @enum {string} */
-                source: "chain";
-                validBinding: boolean;
-              }[];
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    label: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    child: string;
+                };
+                cookie?: never;
             };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            parent: string;
+                            parentContext: {
+                                active: boolean;
+                                expiresAt: string | null;
+                                generation: string;
+                                holder: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            record: {
+                                active: boolean;
+                                address: string;
+                                controller: string | null;
+                                exists: boolean;
+                                expiresAt: string | null;
+                                generation: string;
+                                parentGeneration: string;
+                                /** @enum {string} */
+                                policy: "enabled" | "creation-disabled" | "suspended";
+                                /** @enum {string} */
+                                source: "chain";
+                                validBinding: boolean;
+                            } | null;
+                            registrarId: string;
+                        };
+                    };
+                };
+                /** @description Error: `invalid_name` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "invalid_name";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "rate_limited";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Error: `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What went wrong, for a person */
+                            detail?: string;
+                            /**
+                             * @description The spec's error code
+                             * @enum {string}
+                             */
+                            error: "internal_error";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
-          };
         };
-        /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found" | "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/subnames/{namespace}/{label}/{child}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          namespace: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          label: string;
-          /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-          child: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              name: string;
-              parent: string;
-              parentContext: {
-                active: boolean;
-                expiresAt: string | null;
-                generation: string;
-                holder: string;
-                name: string;
-              };
-              /** @enum {string} */
-              policy: "enabled" | "creation-disabled" | "suspended";
-              record: {
-                active: boolean;
-                address: string;
-                controller: string | null;
-                exists: boolean;
-                expiresAt: string | null;
-                generation: string;
-                parentGeneration: string;
-                /** @enum {string} */
-                policy: "enabled" | "creation-disabled" | "suspended";
-                /** @enum {string} */
-                source: "chain";
-                validBinding: boolean;
-              } | null;
-              registrarId: string;
-            };
-          };
-        };
-        /** @description Error: `invalid_name` */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "invalid_name";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "name_expired" | "name_not_found" | "namespace_not_found";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `rate_limited` */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "rate_limited";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-        /** @description Error: `internal_error` */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description What went wrong, for a person */
-              detail?: string;
-              /**
-               * @description The spec's error code
-               * @enum {string}
-               */
-              error: "internal_error";
-            } & {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: never;
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
