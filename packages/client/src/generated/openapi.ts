@@ -4,7 +4,7 @@
  */
 
 export interface paths {
-    "/.well-known/stellar.toml": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
@@ -20,42 +20,565 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Error: `rate_limited` */
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            service: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
+                            ledger: number | null;
+                            components: ({
+                                /** @enum {string} */
+                                name: "Database";
+                                /** @enum {string} */
+                                state: "operational" | "down";
+                            } | {
+                                /** @enum {string} */
+                                name: "the service RPC";
+                                /** @enum {string} */
+                                state: "operational" | "down";
+                                ledger?: number;
+                            } | {
+                                /** @enum {string} */
+                                name: "Indexer";
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                                ledger: number | null;
+                                lag: number | null;
+                                processedAt: string | null;
+                                deadLetters: number | null;
+                            } | {
+                                /** @enum {string} */
+                                name: "Billing watcher";
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                                cursorAgeSeconds: number | null;
+                                quarantined: number | null;
+                            } | {
+                                /** @enum {string} */
+                                name: "Escrow watcher";
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                                cursorAgeSeconds: number | null;
+                                parkedPayouts: number | null;
+                            })[];
                         };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ledger/head": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ledger: number;
+                            closedAt: string | null;
+                            /** Format: date-time */
+                            observedAt: string;
+                            /** @enum {string} */
+                            source: "rpc" | "indexer";
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespaces: number;
+                            names: number;
+                            subnames: number;
+                            ledger: number | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            source: "indexed";
+                            complete: boolean;
+                            processedLedger: number | null;
+                            headLedger: number | null;
+                            processedAt: string | null;
+                            headObservedAt: string | null;
+                            gaps: {
+                                contractId: string;
+                                fromLedger: number;
+                                toLedger: number;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                    contractId?: string;
+                    subject?: string;
+                    namespace?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                id: string;
+                                contractId: string;
+                                txHash: string;
+                                ledger: number;
+                                at: string | null;
+                                /** Format: date-time */
+                                ingestedAt: string;
+                                type: string | null;
+                                topics: string[];
+                                data: string;
+                                inSuccessfulContractCall: boolean;
+                                transactionIndex: number;
+                                operationIndex: number;
+                            }[];
+                            nextCursor: string | null;
+                            hasMore: boolean;
+                            truncated: boolean;
+                            coverage: {
+                                /** @enum {string} */
+                                source: "indexed";
+                                complete: boolean;
+                                processedLedger: number | null;
+                                headLedger: number | null;
+                                processedAt: string | null;
+                                headObservedAt: string | null;
+                                gaps: {
+                                    contractId: string;
+                                    fromLedger: number;
+                                    toLedger: number;
+                                    reason: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -93,85 +616,54 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            network_passphrase: string;
                             transaction: string;
+                            network_passphrase: string;
                         };
                     };
                 };
-                /** @description Error: `invalid_account`, `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -203,99 +695,67 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `unauthorized` */
-                401: {
+                /** @description Conflict with the chain's current state */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -336,1115 +796,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/chain-policy/prepare": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        namespace: string;
-                        networks: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            namespace: string;
-                            network: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                            resolverId: string;
-                            signer: string;
-                            xdr: string;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_name" | "invalid_request" | "unsupported_network" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `not_namespace_owner` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "no_resolver";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/market/listings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        namespace: string;
-                        priceXlm: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            bond: {
-                                amountXlm: string;
-                                /** @enum {string} */
-                                asset: "native";
-                                memoHash: string;
-                                /** @enum {string} */
-                                memoType: "hash";
-                                note: string;
-                                to: string;
-                            };
-                            listing: {
-                                feeBps: number;
-                                id: string;
-                                namespace: string;
-                                node: string;
-                                priceXlm: string;
-                                state: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_node" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `not_namespace_owner` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_not_found`, `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_not_found" | "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "listing_exists" | "market_disabled" | "namespace_changed";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/market/listings/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            listing: {
-                                feeBps: number;
-                                id: string;
-                                namespace: string;
-                                node: string;
-                                priceXlm: string;
-                                state: string;
-                            };
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `not_namespace_owner` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found`, `not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found" | "not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "listing_not_active" | "market_disabled" | "namespace_changed";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/namespace-profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        displayName: string;
-                        logo: string | null;
-                        namespace: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            displayName: string;
-                            logo: string | null;
-                            namespace: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `not_namespace_owner` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "namespace_changed";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/console/register/announce/prepare": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        basis: string[];
-                        /** @default [] */
-                        evidence?: {
-                            label: string;
-                            /** Format: uri */
-                            url: string;
-                        }[];
-                        expectedFee?: {
-                            allocatorId: string;
-                            amount: string;
-                            network: string;
-                            recipient: string;
-                            token: string;
-                        };
-                        label: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            claimant: string;
-                            fee: {
-                                allocatorId: string;
-                                amount: string;
-                                recipient: string;
-                                token: string;
-                            };
-                            network: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                            xdr: string;
-                        };
-                    };
-                };
-                /** @description Error: `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "claim_fee_quote_required" | "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `unauthorized` */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `not_namespace_owner` */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "claim_fee_changed" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable" | "claim_fee_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1487,166 +881,226 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            namespace: string;
-                            network: string;
                             /** @enum {boolean} */
                             ok: true;
-                            registrarId: string;
-                            signer: string;
                             xdr: string;
+                            signer: string;
+                            registrarId: string;
+                            namespace: string;
+                            network: string;
                         };
                     };
                 };
-                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `unauthorized` */
+                /** @description `unauthorized`: a Bearer session token is required */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `not_namespace_owner` */
+                /** @description `not_namespace_owner` */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "subnames_unsupported";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/chain-policy/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        networks: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
+                            xdr: string;
+                            signer: string;
+                            namespace: string;
+                            resolverId: string;
+                            network: string;
+                            /** @enum {boolean} */
+                            ok: true;
                         };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1688,10 +1142,10 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            ledger: number;
                             /** @enum {boolean} */
                             ok: true;
                             txHash: string;
+                            ledger: number;
                         };
                     };
                 };
@@ -1710,156 +1164,85 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: `invalid_name`, `invalid_request`, `wallet_session_required` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `unauthorized` */
+                /** @description `unauthorized`: a Bearer session token is required */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "unauthorized";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `not_namespace_owner` */
+                /** @description `not_namespace_owner` */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_namespace_owner";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `contract_owner_requires_adapter`, `namespace_changed` */
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_owner_requires_adapter" | "namespace_changed";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -1870,21 +1253,442 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/federation": {
+    "/console/namespace-profile": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: {
+        get?: never;
+        put: {
             parameters: {
-                query: {
-                    q: string;
-                    type: string;
-                };
+                query?: never;
                 header?: never;
                 path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        displayName: string;
+                        logo: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            namespace: string;
+                            displayName: string;
+                            logo: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/register/announce/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        label: string;
+                        basis: string[];
+                        /** @default [] */
+                        evidence?: {
+                            label: string;
+                            /** Format: uri */
+                            url: string;
+                        }[];
+                        expectedFee?: {
+                            allocatorId: string;
+                            token: string;
+                            amount: string;
+                            recipient: string;
+                            network: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            claimant: string;
+                            fee: {
+                                allocatorId: string;
+                                token: string;
+                                amount: string;
+                                recipient: string;
+                            };
+                            network: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/market/listings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        priceXlm: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            listing: {
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                state: string;
+                            };
+                            bond: {
+                                to: string;
+                                /** @enum {string} */
+                                asset: "native";
+                                amountXlm: string;
+                                /** @enum {string} */
+                                memoType: "hash";
+                                memoHash: string;
+                                note: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/market/listings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
                 cookie?: never;
             };
             requestBody?: never;
@@ -1896,101 +1700,100 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            account_id: string;
-                            memo?: string;
-                            /** @enum {string} */
-                            memo_type?: "text";
-                            stellar_address: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                            listing: {
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                state: string;
+                            };
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `not_found` */
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/health": {
+    "/console/billing": {
         parameters: {
             query?: never;
             header?: never;
@@ -2013,48 +1816,714 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {boolean} */
-                            ok: true;
-                            service: string;
+                            namespace: string;
+                            node: string;
+                            /** @enum {string} */
+                            state: "active" | "lapsed" | "suspended";
+                            paidUntil: string | null;
+                            enforced: boolean;
+                            graceUntil: string | null;
+                            instructions: {
+                                account: string;
+                                /** @enum {string} */
+                                asset: "native";
+                                /** @enum {string} */
+                                memoType: "hash";
+                                memoHash: string;
+                                pricePerPeriodXlm: string;
+                                periodDays: number;
+                                note: string;
+                            };
+                            payments: {
+                                id: string;
+                                txHash: string;
+                                ledger: number;
+                                /** Format: date-time */
+                                closedAt: string;
+                                asset: string;
+                                amount: string;
+                                /** @enum {string} */
+                                state: "pending" | "applied" | "quarantined" | "resolved";
+                                periods: number | null;
+                                paidUntil: string | null;
+                                reason: string | null;
+                            }[];
                         };
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unauthorized`: a Bearer session token is required */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subname-policy/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
+                            namespace: string;
+                            /** @enum {number} */
+                            version: 1;
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            registrarId: string;
+                            owner: string;
                         };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subnames/{namespace}/{label}/{child}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                    child: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            parent: string;
+                            parentContext: {
+                                name: string;
+                                holder: string;
+                                generation: string;
+                                active: boolean;
+                                expiresAt: string | null;
+                            };
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            registrarId: string;
+                            record: {
+                                exists: boolean;
+                                active: boolean;
+                                validBinding: boolean;
+                                controller: string | null;
+                                parentGeneration: string;
+                                generation: string;
+                                address: string;
+                                expiresAt: string | null;
+                                /** @enum {string} */
+                                policy: "enabled" | "creation-disabled" | "suspended";
+                                /** @enum {string} */
+                                source: "chain";
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/subnames/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    offset?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            parent: string;
+                            parentContext: {
+                                name: string;
+                                holder: string;
+                                generation: string;
+                                active: boolean;
+                                expiresAt: string | null;
+                            };
+                            /** @enum {string} */
+                            policy: "enabled" | "creation-disabled" | "suspended";
+                            registrarId: string;
+                            subnames: {
+                                exists: boolean;
+                                active: boolean;
+                                validBinding: boolean;
+                                controller: string | null;
+                                parentGeneration: string;
+                                generation: string;
+                                address: string;
+                                expiresAt: string | null;
+                                /** @enum {string} */
+                                policy: "enabled" | "creation-disabled" | "suspended";
+                                /** @enum {string} */
+                                source: "chain";
+                                name: string;
+                            }[];
+                            offset: number;
+                            nextOffset: number | null;
+                            /** @enum {string} */
+                            source: "chain";
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subnames/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        action: "create" | "remove";
+                        parentGeneration: string;
+                        generation: string | null;
+                        address?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            name: string;
+                            holder: string;
+                            signer: string;
+                            registrarId: string;
+                            namespace: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chain-policy/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            version: 1;
+                            namespace: string;
+                            networks: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/chain-address/{namespace}/{name}/{network}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                    name: string;
+                    network: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            network: string;
+                            address: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2086,11 +2555,11 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        chainAddress: {
-                            address: string | null;
-                            network: string;
-                        };
                         name: string;
+                        chainAddress: {
+                            network: string;
+                            address: string | null;
+                        };
                     };
                 };
             };
@@ -2102,129 +2571,78 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            holder: string;
-                            namespace: string;
-                            network: string;
                             /** @enum {boolean} */
                             ok: true;
-                            resolverId: string;
-                            signer: string;
                             xdr: string;
+                            holder: string;
+                            signer: string;
+                            namespace: string;
+                            resolverId: string;
+                            network: string;
                         };
                     };
                 };
-                /** @description Error: `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_request" | "unsupported_network";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `name_expired`, `name_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_resolver` */
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_disabled" | "contract_holder_requires_adapter" | "insufficient_balance" | "multichain_unsupported" | "no_resolver";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2266,10 +2684,10 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            ledger: number;
                             /** @enum {boolean} */
                             ok: true;
                             txHash: string;
+                            ledger: number;
                         };
                     };
                 };
@@ -2288,23 +2706,13 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
                 /** @description Default Response */
@@ -2314,70 +2722,58 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            code: string | null;
-                            contractError: number | null;
                             /** @enum {string} */
                             error: "transaction_failed";
-                            resultCode: string;
                             txHash: string;
+                            resultCode: string;
+                            contractError: number | null;
+                            code: string | null;
                         };
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -2388,34 +2784,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/subnames/prepare": {
+    "/v1/resolve/{namespace}/{label}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post: {
+        get: {
             parameters: {
                 query?: never;
                 header?: never;
-                path?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                };
                 cookie?: never;
             };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        action: "create" | "remove";
-                        address?: string;
-                        generation: string | null;
-                        name: string;
-                        parentGeneration: string;
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            account: string;
+                            /** @enum {string} */
+                            ownership: "permanent" | "revocable" | "expiring";
+                            /** @enum {string} */
+                            storage: "live";
+                            expires_at: string | null;
+                            ledger: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/names/by-holder/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
             responses: {
                 /** @description Default Response */
                 200: {
@@ -2425,133 +2902,1147 @@ export interface paths {
                     content: {
                         "application/json": {
                             holder: string;
-                            name: string;
-                            namespace: string;
-                            network: string;
-                            /** @enum {boolean} */
-                            ok: true;
-                            registrarId: string;
-                            signer: string;
-                            xdr: string;
+                            names: {
+                                name: string;
+                                namespace: string;
+                                holder: string;
+                                issuedAt: string | null;
+                                issuedLedger: number;
+                            }[];
+                            truncated: boolean;
                         };
                     };
                 };
-                /** @description Error: `invalid_account`, `invalid_name`, `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_name" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
+                /** @description Not found (see `error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found" | "namespace_not_found" | "parent_inactive";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "contract_holder_requires_adapter" | "insufficient_balance" | "name_taken" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/names/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            namespace: string;
+                            holder: string;
+                            /** @enum {string} */
+                            ownership: "permanent" | "revocable" | "expiring";
+                            /** @enum {string} */
+                            storage: "live";
+                            expiresAt: string | null;
+                            resolutions: number;
+                            issuedLedger: number;
+                            issuedAt: string | null;
+                            txHash: string;
+                            operator: string;
+                            operatorName: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/names/{namespace}/{label}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            issuedAt: string | null;
+                            issuedLedger: number;
+                            events: {
+                                /** @enum {string} */
+                                action: "issued" | "transferred" | "reclaimed";
+                                ledger: number;
+                                txHash: string;
+                                at: string | null;
+                                /** Format: date-time */
+                                ingestedAt: string;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/records/{namespace}/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            node: string;
+                            address: string | null;
+                            text: {
+                                [key: string]: string;
+                            };
+                            displayName: boolean | null;
+                            primaryName: boolean | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reverse/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/namespaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespaces: {
+                                label: string;
+                                displayName: string | null;
+                                /** @enum {string} */
+                                subnamePolicy: "enabled" | "creation-disabled" | "suspended";
+                                activated: boolean;
+                                awardedAt: string | null;
+                                /** @enum {string} */
+                                method: "allocate" | "reserved";
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/namespaces/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            label: string;
+                            node: string;
+                            operator: string;
+                            displayName: string | null;
+                            /** @enum {string} */
+                            subnamePolicy: "enabled" | "creation-disabled" | "suspended";
+                            /** @enum {string} */
+                            method: "allocate" | "reserved";
+                            awardLedger: number;
+                            awardedAt: string | null;
+                            issuedNames: number;
+                            registrarId: string;
+                            resolverId: string | null;
+                            chainNetworks: string[];
+                            locked: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            q: string;
+                            namespaces: {
+                                label: string;
+                                displayName: string | null;
+                            }[];
+                            names: {
+                                name: string;
+                                label: string;
+                                namespace: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/showcase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespaces: {
+                                label: string;
+                                displayName: string | null;
+                                logo: string | null;
+                                issuedNames: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/directory/reverse/{address}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            address: string;
+                            filtered: boolean;
+                            entries: {
+                                name: string;
+                                namespace: string;
+                                namespaceDisplay: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/directory/namespaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            filtered: boolean;
+                            namespaces: {
+                                label: string;
+                                displayName: string | null;
+                                logo: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/federation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                    type: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            stellar_address: string;
+                            account_id: string;
+                            /** @enum {string} */
+                            memo_type?: "text";
+                            memo?: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/stellar.toml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2581,453 +4072,125 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            awarded: {
-                                announcedLedger: number;
-                                awardedAt: string | null;
-                                basis: string[];
-                                claimant: string;
-                                claimantAccount: string;
-                                claimantResponse: string | null;
-                                deadline: string;
-                                elapsed: boolean;
-                                evidence: {
-                                    label: string;
-                                    url: string;
-                                }[];
-                                id: string;
-                                namespace: string;
-                                objections: {
-                                    basis: string[];
-                                    bondXlm: string;
-                                    objector: string;
-                                }[];
-                                remainingSeconds: number;
-                                /** @enum {string} */
-                                state: "announced" | "objected" | "awarded";
-                            }[];
                             ledger: number | null;
-                            objected: {
-                                announcedLedger: number;
-                                awardedAt: string | null;
-                                basis: string[];
-                                claimant: string;
-                                claimantAccount: string;
-                                claimantResponse: string | null;
-                                deadline: string;
-                                elapsed: boolean;
-                                evidence: {
-                                    label: string;
-                                    url: string;
-                                }[];
-                                id: string;
-                                namespace: string;
-                                objections: {
-                                    basis: string[];
-                                    bondXlm: string;
-                                    objector: string;
-                                }[];
-                                remainingSeconds: number;
-                                /** @enum {string} */
-                                state: "announced" | "objected" | "awarded";
-                            }[];
                             pending: {
-                                announcedLedger: number;
-                                awardedAt: string | null;
-                                basis: string[];
+                                id: string;
+                                namespace: string;
                                 claimant: string;
                                 claimantAccount: string;
+                                /** @enum {string} */
+                                state: "announced" | "objected" | "awarded";
+                                basis: string[];
                                 claimantResponse: string | null;
-                                deadline: string;
-                                elapsed: boolean;
                                 evidence: {
                                     label: string;
                                     url: string;
                                 }[];
-                                id: string;
-                                namespace: string;
+                                announcedLedger: number;
+                                deadline: string;
+                                remainingSeconds: number;
+                                elapsed: boolean;
+                                awardedAt: string | null;
                                 objections: {
+                                    objector: string;
                                     basis: string[];
                                     bondXlm: string;
-                                    objector: string;
                                 }[];
-                                remainingSeconds: number;
+                            }[];
+                            objected: {
+                                id: string;
+                                namespace: string;
+                                claimant: string;
+                                claimantAccount: string;
                                 /** @enum {string} */
                                 state: "announced" | "objected" | "awarded";
+                                basis: string[];
+                                claimantResponse: string | null;
+                                evidence: {
+                                    label: string;
+                                    url: string;
+                                }[];
+                                announcedLedger: number;
+                                deadline: string;
+                                remainingSeconds: number;
+                                elapsed: boolean;
+                                awardedAt: string | null;
+                                objections: {
+                                    objector: string;
+                                    basis: string[];
+                                    bondXlm: string;
+                                }[];
+                            }[];
+                            awarded: {
+                                id: string;
+                                namespace: string;
+                                claimant: string;
+                                claimantAccount: string;
+                                /** @enum {string} */
+                                state: "announced" | "objected" | "awarded";
+                                basis: string[];
+                                claimantResponse: string | null;
+                                evidence: {
+                                    label: string;
+                                    url: string;
+                                }[];
+                                announcedLedger: number;
+                                deadline: string;
+                                remainingSeconds: number;
+                                elapsed: boolean;
+                                awardedAt: string | null;
+                                objections: {
+                                    objector: string;
+                                    basis: string[];
+                                    bondXlm: string;
+                                }[];
                             }[];
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/chain-address/{namespace}/{name}/{network}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description `label` or `child.label`. Case-insensitive: ASCII A-Z is lower-cased, then each part must be a label; anything else is 400 `invalid_name`. */
-                    name: string;
-                    network: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            address: string | null;
-                            name: string;
-                            network: string;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name`, `unsupported_network` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "unsupported_network";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_expired`, `name_not_found` */
+                /** @description Not found (see `error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_disabled`, `multichain_unsupported`, `no_resolver` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_disabled" | "multichain_unsupported" | "no_resolver";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/chain-policy/{namespace}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            namespace: string;
-                            networks: string[];
-                            /** @enum {number} */
-                            version: 1;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `multichain_unsupported`, `no_resolver` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "multichain_unsupported" | "no_resolver";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3064,81 +4227,181 @@ export interface paths {
                     content: {
                         "application/json": {
                             allocatorId: string;
+                            token: string;
                             amount: string;
-                            /** @enum {string} */
-                            asset: "XLM";
+                            recipient: string;
                             /** @enum {number} */
                             decimals: 7;
+                            /** @enum {string} */
+                            asset: "XLM";
                             network: string;
-                            recipient: string;
                             refundBps: {
                                 Awarded: number;
-                                Expired: number;
                                 Rejected: number;
                                 Stuck: number;
                                 Withdrawn: number;
+                                Expired: number;
                             };
                             /** @enum {string} */
                             rounding: "floor";
-                            token: string;
                         };
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/claim-fee/{label}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    label: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable" | "claim_fee_unavailable";
-                        } & {
-                            [key: string]: unknown;
+                            label: string;
+                            policy: {
+                                allocatorId: string;
+                                token: string;
+                                amount: string;
+                                recipient: string;
+                                /** @enum {number} */
+                                decimals: 7;
+                                /** @enum {string} */
+                                asset: "XLM";
+                                network: string;
+                                refundBps: {
+                                    Awarded: number;
+                                    Rejected: number;
+                                    Stuck: number;
+                                    Withdrawn: number;
+                                    Expired: number;
+                                };
+                                /** @enum {string} */
+                                rounding: "floor";
+                            };
+                            receipt: {
+                                claimant: string;
+                                amount: string;
+                                /** @enum {string} */
+                                outcome: "Held" | "Awarded" | "Rejected" | "Withdrawn" | "Expired" | "Stuck";
+                                refundAmount: string;
+                                treasuryAmount: string;
+                            } | null;
                         };
+                    };
+                };
+                /** @description Invalid input (`invalid_request` or the route's own code) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3176,105 +4439,74 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            amount: string;
                             payee: string;
+                            amount: string;
                             policy: {
                                 allocatorId: string;
+                                token: string;
                                 amount: string;
-                                /** @enum {string} */
-                                asset: "XLM";
+                                recipient: string;
                                 /** @enum {number} */
                                 decimals: 7;
+                                /** @enum {string} */
+                                asset: "XLM";
                                 network: string;
-                                recipient: string;
                                 refundBps: {
                                     Awarded: number;
-                                    Expired: number;
                                     Rejected: number;
                                     Stuck: number;
                                     Withdrawn: number;
+                                    Expired: number;
                                 };
                                 /** @enum {string} */
                                 rounding: "floor";
-                                token: string;
                             };
                         };
                     };
                 };
-                /** @description Error: `bad_address`, `invalid_account` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "bad_address" | "invalid_account";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -3320,1024 +4552,90 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            amount: string;
-                            network: string;
                             /** @enum {boolean} */
                             ok: true;
+                            xdr: string;
                             payee: string;
                             source: string;
-                            xdr: string;
+                            amount: string;
+                            network: string;
                         };
                     };
                 };
-                /** @description Error: `bad_address`, `invalid_account`, `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "bad_address" | "invalid_account" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `insufficient_balance`, `no_credit` */
+                /** @description Not found (see `error`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "insufficient_balance" | "no_credit";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/claim-fee/{label}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            label: string;
-                            policy: {
-                                allocatorId: string;
-                                amount: string;
-                                /** @enum {string} */
-                                asset: "XLM";
-                                /** @enum {number} */
-                                decimals: 7;
-                                network: string;
-                                recipient: string;
-                                refundBps: {
-                                    Awarded: number;
-                                    Expired: number;
-                                    Rejected: number;
-                                    Stuck: number;
-                                    Withdrawn: number;
-                                };
-                                /** @enum {string} */
-                                rounding: "floor";
-                                token: string;
-                            };
-                            receipt: {
-                                amount: string;
-                                claimant: string;
-                                /** @enum {string} */
-                                outcome: "Held" | "Awarded" | "Rejected" | "Withdrawn" | "Expired" | "Stuck";
-                                refundAmount: string;
-                                treasuryAmount: string;
-                            } | null;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable`, `claim_fee_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable" | "claim_fee_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/coverage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            complete: boolean;
-                            gaps: {
-                                contractId: string;
-                                fromLedger: number;
-                                reason: string;
-                                toLedger: number;
-                            }[];
-                            headLedger: number | null;
-                            headObservedAt: string | null;
-                            processedAt: string | null;
-                            processedLedger: number | null;
-                            /** @enum {string} */
-                            source: "indexed";
-                        };
-                    };
-                };
-                /** @description Error: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/directory/namespaces": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            filtered: boolean;
-                            namespaces: {
-                                displayName: string | null;
-                                label: string;
-                                logo: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/directory/reverse/{address}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    address: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            address: string;
-                            entries: {
-                                name: string;
-                                namespace: string;
-                                namespaceDisplay: string;
-                            }[];
-                            filtered: boolean;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_account`, `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    limit?: string;
-                    cursor?: string;
-                    contractId?: string;
-                    subject?: string;
-                    namespace?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            coverage: {
-                                complete: boolean;
-                                gaps: {
-                                    contractId: string;
-                                    fromLedger: number;
-                                    reason: string;
-                                    toLedger: number;
-                                }[];
-                                headLedger: number | null;
-                                headObservedAt: string | null;
-                                processedAt: string | null;
-                                processedLedger: number | null;
-                                /** @enum {string} */
-                                source: "indexed";
-                            };
-                            events: {
-                                at: string | null;
-                                contractId: string;
-                                data: string;
-                                id: string;
-                                inSuccessfulContractCall: boolean;
-                                /** Format: date-time */
-                                ingestedAt: string;
-                                ledger: number;
-                                operationIndex: number;
-                                topics: string[];
-                                transactionIndex: number;
-                                txHash: string;
-                                type: string | null;
-                            }[];
-                            hasMore: boolean;
-                            nextCursor: string | null;
-                            truncated: boolean;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_node`, `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_node" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/ledger/head": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            closedAt: string | null;
-                            ledger: number;
-                            /** Format: date-time */
-                            observedAt: string;
-                            /** @enum {string} */
-                            source: "rpc" | "indexer";
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query: {
-                    q: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            names: {
-                                label: string;
-                                name: string;
-                                namespace: string;
-                            }[];
-                            namespaces: {
-                                displayName: string | null;
-                                label: string;
-                            }[];
-                            q: string;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name`, `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/market/history/{node}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    node: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            node: string;
-                            sales: {
-                                badge: string;
-                                buyer: string;
-                                namespace: string;
-                                priceXlm: string;
-                                seller: string;
-                                /** Format: date-time */
-                                settledAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error: `invalid_node`, `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_node" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `market_disabled` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "market_disabled";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4369,91 +4667,60 @@ export interface paths {
                         "application/json": {
                             escrow: string;
                             listings: {
-                                feeBps: number;
                                 id: string;
-                                /** Format: date-time */
-                                listedAt: string;
                                 namespace: string;
                                 node: string;
                                 priceXlm: string;
+                                feeBps: number;
+                                /** Format: date-time */
+                                listedAt: string;
                             }[];
                         };
                     };
                 };
-                /** @description Error: `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `market_disabled` */
-                409: {
+                /** @description Not found (see `error`) */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "market_disabled";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4500,19 +4767,19 @@ export interface paths {
                     content: {
                         "application/json": {
                             intent: {
+                                id: string;
                                 /** Format: date-time */
                                 expiresAt: string;
-                                id: string;
                             };
                             pay: {
-                                amountXlm: string;
+                                to: string;
                                 /** @enum {string} */
                                 asset: "native";
-                                memoHash: string;
+                                amountXlm: string;
                                 /** @enum {string} */
                                 memoType: "hash";
+                                memoHash: string;
                                 note: string;
-                                to: string;
                             };
                             settlement: {
                                 node: string;
@@ -4522,99 +4789,76 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Error: `invalid_account`, `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_account" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `not_found` */
+                /** @description Not found (see `error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `intent_conflict`, `listing_not_active`, `market_disabled` */
+                /** @description Conflict with the chain's current state */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "intent_conflict" | "listing_not_active" | "market_disabled";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `unsupported_media_type`: bodies are JSON */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -4625,7 +4869,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/names/by-holder/{address}": {
+    "/v1/market/history/{node}": {
         parameters: {
             query?: never;
             header?: never;
@@ -4637,7 +4881,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    address: string;
+                    node: string;
                 };
                 cookie?: never;
             };
@@ -4650,1690 +4894,62 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            holder: string;
-                            names: {
-                                holder: string;
-                                issuedAt: string | null;
-                                issuedLedger: number;
-                                name: string;
+                            node: string;
+                            sales: {
                                 namespace: string;
-                            }[];
-                            truncated: boolean;
-                        };
-                    };
-                };
-                /** @description Error: `bad_address`, `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "bad_address" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/names/{namespace}/{label}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            expiresAt: string | null;
-                            holder: string;
-                            issuedAt: string | null;
-                            issuedLedger: number;
-                            name: string;
-                            namespace: string;
-                            operator: string;
-                            operatorName: string;
-                            /** @enum {string} */
-                            ownership: "permanent" | "expiring";
-                            resolutions: number;
-                            /** @enum {string} */
-                            storage: "live";
-                            txHash: string;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_not_found`, `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_not_found" | "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/names/{namespace}/{label}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    limit?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: {
-                                /** @enum {string} */
-                                action: "issued" | "transferred" | "reclaimed";
-                                at: string | null;
+                                priceXlm: string;
+                                seller: string;
+                                buyer: string;
                                 /** Format: date-time */
-                                ingestedAt: string;
-                                ledger: number;
-                                txHash: string;
+                                settledAt: string;
+                                badge: string;
                             }[];
-                            issuedAt: string | null;
-                            issuedLedger: number;
-                            name: string;
-                            nextCursor: string | null;
                         };
                     };
                 };
-                /** @description Error: `invalid_name`, `invalid_request` */
+                /** @description Invalid input (`invalid_request` or the route's own code) */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name" | "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `name_not_issued` */
+                /** @description Not found (see `error`) */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_not_issued";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `rate_limited` */
+                /** @description `rate_limited`: over the global or the route's per-IP limit */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Error: `internal_error` */
+                /** @description `internal_error` */
                 500: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/namespaces": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            namespaces: {
-                                activated: boolean;
-                                awardedAt: string | null;
-                                displayName: string | null;
-                                label: string;
-                                /** @enum {string} */
-                                method: "allocate" | "reserved";
-                                /** @enum {string} */
-                                subnamePolicy: "enabled" | "creation-disabled" | "suspended";
-                            }[];
-                            truncated: boolean;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/namespaces/{namespace}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            awardLedger: number;
-                            awardedAt: string | null;
-                            chainNetworks: string[];
-                            displayName: string | null;
-                            issuedNames: number;
-                            label: string;
-                            locked: boolean;
-                            /** @enum {string} */
-                            method: "allocate" | "reserved";
-                            node: string;
-                            operator: string;
-                            registrarId: string;
-                            resolverId: string | null;
-                            /** @enum {string} */
-                            subnamePolicy: "enabled" | "creation-disabled" | "suspended";
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/records/{namespace}/{label}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            address: string | null;
-                            displayName: boolean | null;
-                            name: string;
-                            node: string;
-                            primaryName: boolean | null;
-                            text: {
-                                [key: string]: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_expired`, `name_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `no_resolver` */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "no_resolver";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
+                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/resolve/{namespace}/{label}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            account: string;
-                            expires_at: string | null;
-                            ledger: number;
-                            name: string;
-                            /** @enum {string} */
-                            ownership: "permanent" | "expiring";
-                            /** @enum {string} */
-                            storage: "live";
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_expired`, `name_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/reverse/{address}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    address: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                        };
-                    };
-                };
-                /** @description Error: `bad_address` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "bad_address";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `no_name` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "no_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `chain_unavailable` */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "chain_unavailable";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/showcase": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            namespaces: {
-                                displayName: string | null;
-                                issuedNames: number;
-                                label: string;
-                                logo: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error: `invalid_request` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_request";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/stats": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ledger: number | null;
-                            names: number;
-                            namespaces: number;
-                            subnames: number;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            components: ({
-                                /** @enum {string} */
-                                name: "Database";
-                                /** @enum {string} */
-                                state: "operational" | "down";
-                            } | {
-                                ledger?: number;
-                                /** @enum {string} */
-                                name: "the service RPC";
-                                /** @enum {string} */
-                                state: "operational" | "down";
-                            } | {
-                                deadLetters: number | null;
-                                lag: number | null;
-                                ledger: number | null;
-                                /** @enum {string} */
-                                name: "Indexer";
-                                processedAt: string | null;
-                                /** @enum {string} */
-                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
-                            } | {
-                                cursorAgeSeconds: number | null;
-                                /** @enum {string} */
-                                name: "Escrow watcher";
-                                parkedPayouts: number | null;
-                                /** @enum {string} */
-                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
-                            })[];
-                            ledger: number | null;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/subname-policy/{namespace}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            namespace: string;
-                            owner: string;
-                            /** @enum {string} */
-                            policy: "enabled" | "creation-disabled" | "suspended";
-                            registrarId: string;
-                            /** @enum {number} */
-                            version: 1;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/subnames/{namespace}/{label}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: {
-                    offset?: number;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            nextOffset: number | null;
-                            offset: number;
-                            parent: string;
-                            parentContext: {
-                                active: boolean;
-                                expiresAt: string | null;
-                                generation: string;
-                                holder: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            policy: "enabled" | "creation-disabled" | "suspended";
-                            registrarId: string;
-                            /** @enum {string} */
-                            source: "chain";
-                            subnames: {
-                                active: boolean;
-                                address: string;
-                                controller: string | null;
-                                exists: boolean;
-                                expiresAt: string | null;
-                                generation: string;
-                                name: string;
-                                parentGeneration: string;
-                                /** @enum {string} */
-                                policy: "enabled" | "creation-disabled" | "suspended";
-                                /** @enum {string} */
-                                source: "chain";
-                                validBinding: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found" | "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/subnames/{namespace}/{label}/{child}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    namespace: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    label: string;
-                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
-                    child: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            parent: string;
-                            parentContext: {
-                                active: boolean;
-                                expiresAt: string | null;
-                                generation: string;
-                                holder: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            policy: "enabled" | "creation-disabled" | "suspended";
-                            record: {
-                                active: boolean;
-                                address: string;
-                                controller: string | null;
-                                exists: boolean;
-                                expiresAt: string | null;
-                                generation: string;
-                                parentGeneration: string;
-                                /** @enum {string} */
-                                policy: "enabled" | "creation-disabled" | "suspended";
-                                /** @enum {string} */
-                                source: "chain";
-                                validBinding: boolean;
-                            } | null;
-                            registrarId: string;
-                        };
-                    };
-                };
-                /** @description Error: `invalid_name` */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "invalid_name";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `name_expired`, `name_not_found`, `namespace_not_found` */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "name_expired" | "name_not_found" | "namespace_not_found";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `rate_limited` */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "rate_limited";
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Error: `internal_error` */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description What went wrong, for a person */
-                            detail?: string;
-                            /**
-                             * @description The spec's error code
-                             * @enum {string}
-                             */
-                            error: "internal_error";
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["Error"];
                     };
                 };
             };
@@ -6349,7 +4965,15 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Error: {
+            /** @enum {string} */
+            error: "bad_address" | "billing_disabled" | "chain_disabled" | "chain_unavailable" | "claim_fee_changed" | "claim_fee_quote_required" | "claim_fee_unavailable" | "contract_holder_requires_adapter" | "contract_owner_requires_adapter" | "database_unavailable" | "insufficient_balance" | "intent_conflict" | "internal_error" | "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_node" | "invalid_request" | "listing_exists" | "listing_not_active" | "market_disabled" | "method_not_allowed" | "multichain_unsupported" | "name_expired" | "name_not_found" | "name_not_issued" | "name_taken" | "namespace_changed" | "namespace_not_found" | "no_credit" | "no_name" | "no_resolver" | "node_lookup_failed" | "not_found" | "not_namespace_owner" | "parent_inactive" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported" | "transaction_not_allowed" | "unauthorized" | "unsupported_media_type" | "unsupported_network" | "wallet_session_required";
+            detail?: string;
+        } & {
+            [key: string]: unknown;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
