@@ -51,10 +51,15 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   // Fills read the writer: a read replica may not yet show a change whose notification already arrived, and
   // the stale answer would then stay cached until the name's next change.
-  const fillQuery = resolutionQuery(db.db);
+  // Prepared on first use: building it touches the database handle, which a starting app must not need yet.
+  let prepared: ReturnType<typeof resolutionQuery> | undefined;
+  const fillQuery = () => {
+    prepared ??= resolutionQuery(db.db);
+    return prepared;
+  };
   const fill = async (ref: NameRef): Promise<CachedResolution> => {
     const ticket = cache.ticket();
-    const entry = await loadResolution(fillQuery, ref);
+    const entry = await loadResolution(fillQuery(), ref);
     cache.set(ref.node, ref.name, entry, ticket);
     return entry;
   };
