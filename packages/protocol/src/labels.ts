@@ -20,6 +20,10 @@ export function isValidLabel(label: string): boolean {
   return labelProblem(label) === null;
 }
 
+/** The label rule in words, after lower-casing: the one message every invalid name segment is answered with. */
+export const LABEL_RULE =
+  "must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-' (A-Z is lower-cased)";
+
 /** Lower-cases (ASCII only, so no Unicode folding can turn one label into another) and validates. */
 export function normaliseLabel(input: string): string | null {
   const lowered = input.replace(/[A-Z]/g, (c) => c.toLowerCase());

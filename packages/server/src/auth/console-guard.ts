@@ -7,7 +7,14 @@
 // A session starts unscoped and is bound to the header's namespace by its first request that passes the owner
 // check. Binding only after the check means a mistyped namespace cannot lock a fresh session to a namespace its
 // wallet does not own; once bound, the session stays with that namespace (another one needs a new sign-in).
-import { isContractId, isValidLabel, type Namespace, namespaceNode, RegistryFns } from "@namereg/protocol";
+import {
+  isContractId,
+  LABEL_RULE,
+  type Namespace,
+  namespaceNode,
+  normaliseLabel,
+  RegistryFns,
+} from "@namereg/protocol";
 import type { FastifyRequest } from "fastify";
 import type { ChainClient } from "../chain/chain-client.ts";
 import { liveRead } from "../chain/live-reads.ts";
@@ -138,12 +145,11 @@ function namespaceHeader(request: FastifyRequest): string {
   if (typeof value !== "string" || value === "") {
     throw new ApiError("invalid_request", { detail: "X-Service-Namespace: is required" });
   }
-  if (!isValidLabel(value)) {
-    throw new ApiError("invalid_request", {
-      detail: "X-Service-Namespace: must be a lower-case namespace label",
-    });
-  }
-  return value;
+  // The one rule of name segments (api/routes/path-params.ts): A-Z lower-cased, then a label.
+  const namespace = normaliseLabel(value);
+  if (namespace === null)
+    throw new ApiError("invalid_request", { detail: `X-Service-Namespace: ${LABEL_RULE}` });
+  return namespace;
 }
 
 function namespaceChanged(header: string, body: string | undefined, session: string | null): ApiError {

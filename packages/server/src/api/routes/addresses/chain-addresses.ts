@@ -2,13 +2,14 @@
 // network, read live from the resolver with Cache-Control: no-store. A failed read is an error (503
 // chain_unavailable), never a substitute from another network, the base chain or profile text (§4.7 rule 2);
 // `address: null` only ever means "no current record on this enabled network".
-import { isValidLabel, ResolverFns } from "@namereg/protocol";
+import { ResolverFns } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
 import { namespaceRoute } from "../subnames/queries.ts";
 import { LabelParam } from "../subnames/schemas.ts";
 import { liveControl, type NameOrSubname } from "../subnames/state.ts";
@@ -27,7 +28,10 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
 ) => {
   app.get(
     "/v1/chain-policy/:namespace",
-    { schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } } },
+    {
+      schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
+      config: NAME_SEGMENT_ROUTE,
+    },
     async (request, reply) => {
       noStore(reply);
       const { namespace } = request.params;
@@ -41,9 +45,10 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     "/v1/chain-address/:namespace/:name/:network",
     {
       schema: {
-        params: z.object({ namespace: LabelParam, name: z.string().max(130), network: z.string().max(64) }),
+        params: z.object({ namespace: LabelParam, name: NameSegment, network: z.string().max(64) }),
         response: { 200: AddressResponse },
       },
+      config: NAME_SEGMENT_ROUTE,
     },
     async (request, reply) => {
       noStore(reply);
@@ -71,14 +76,10 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
   );
 };
 
+/** The segment, already lower-cased and checked by NameSegment: `label` or `child.label`. */
 function nameOfSegment(segment: string, namespace: string): NameOrSubname {
-  const parts = segment.split(".");
-  if (!parts.every(isValidLabel))
-    throw new ApiError("invalid_name", { detail: "name: must be label or child.label" });
-  const [a, b] = parts;
-  if (parts.length === 1 && a !== undefined) return { kind: "name", label: a, namespace };
-  if (parts.length === 2 && a !== undefined && b !== undefined) {
-    return { kind: "subname", child: a, label: b, namespace };
-  }
-  throw new ApiError("invalid_name", { detail: "name: must be label or child.label" });
+  const [a = "", b] = segment.split(".");
+  return b === undefined
+    ? { kind: "name", label: a, namespace }
+    : { kind: "subname", child: a, label: b, namespace };
 }

@@ -6,6 +6,7 @@ import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
 import { events, gaps } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
 import { buildApp } from "../../app.ts";
+import { LABEL_RULE } from "../path-params.ts";
 
 let database: TestDatabase;
 let now = NOW;
@@ -166,15 +167,19 @@ describe("GET /v1/events", () => {
     expect(
       await inject("/v1/events?contractId=GABQGAYDAMBQGAYDAMBQGAYDAMBQGAYDAMBQGAYDAMBQGAYDAMBQHGPC"),
     ).toEqual(invalid("contractId: must be a contract ID (C…)"));
-    expect(await inject("/v1/events?namespace=Acme")).toEqual(
-      invalid("namespace: must be a lower-case namespace label"),
-    );
+    expect(await inject("/v1/events?namespace=-acme")).toEqual(invalid(`namespace: ${LABEL_RULE}`));
     expect(await inject("/v1/events?subject=alice..acme")).toEqual(
       invalid(
         "subject: must be a 64-hex node, a lower-case name (namespace, label.namespace or child.label.namespace), " +
           "a G… or C… address, or a claim id",
       ),
     );
+  });
+
+  it("lower-cases an upper-case namespace filter, as every name segment", async () => {
+    const lower = await inject("/v1/events?namespace=acme");
+    expect(lower.statusCode).toBe(200);
+    expect(await inject("/v1/events?namespace=ACME")).toEqual(lower);
   });
 
   it("rejects repeated and unknown parameters rather than guessing", async () => {

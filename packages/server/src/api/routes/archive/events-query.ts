@@ -2,8 +2,9 @@
 // Filters are canonicalised before they are fingerprinted, so `subject=alice.acme` and the same node in hex are one
 // filter set, and a cursor issued for one is valid with the other.
 import { createHash } from "node:crypto";
-import { isContractId, isStellarAddress, isValidLabel, nodeOf, parseName } from "@namereg/protocol";
+import { isContractId, isStellarAddress, nodeOf, parseName } from "@namereg/protocol";
 import { z } from "zod";
+import { LabelSegment } from "../path-params.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 1000;
@@ -55,7 +56,8 @@ export const EventsQuery = z.strictObject({
       return subject;
     })
     .optional(),
-  namespace: param().refine(isValidLabel, "must be a lower-case namespace label").optional(),
+  // The one rule of name segments (path-params.ts): A-Z lower-cased, then a label; invalid_request here.
+  namespace: param().pipe(LabelSegment).optional(),
 });
 
 export interface EventFilters {

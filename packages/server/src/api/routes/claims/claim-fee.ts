@@ -2,7 +2,7 @@
 // from the allocator with Cache-Control: no-store, and the unsigned credit-recovery transaction. Credit recovery
 // always pays the payee whoever signs (4.8 rule 3): the prepared call is claim_fee_credit(payee) with the funded
 // `source` only paying the network fee.
-import { AllocatorFns, isAccountId, isStellarAddress, isValidLabel } from "@namereg/protocol";
+import { AllocatorFns, isAccountId, isStellarAddress } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ChainClient } from "../../../chain/chain-client.ts";
@@ -10,6 +10,7 @@ import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts"
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { labelSegment } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
 
@@ -28,13 +29,9 @@ const CreditPrepareResponse = z.object({
   network: z.string(),
 });
 
+/** The one rule of name segments (`routes/path-params.ts`): lower-cased, then a label, else 400 invalid_name. */
 function requireLabel(label: string): string {
-  if (!isValidLabel(label)) {
-    throw new ApiError("invalid_name", {
-      detail: "label: 1-63 characters of a-z, 0-9 and '-', not at either end",
-    });
-  }
-  return label;
+  return labelSegment("label", label);
 }
 
 function requirePayee(address: string): string {

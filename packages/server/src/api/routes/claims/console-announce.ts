@@ -4,7 +4,7 @@
 // current quote, so the wallet re-reviews instead of paying a fee nobody showed its user. The transaction
 // transfers the fee from the claimant; the wallet signs it (and should verify it first with
 // @namereg/client's verifyAnnounce), the service never does.
-import { AllocatorFns, isAccountId, isValidLabel } from "@namereg/protocol";
+import { AllocatorFns, isAccountId } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ClaimFeeQuote, readQuote } from "../../../chain/claim-fee.ts";
@@ -12,6 +12,7 @@ import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { type ConsoleContext, sessionOf } from "../console/context.ts";
+import { labelSegment } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 
 /** Bounds of what one claim may assert; the contract stores it all, so keep it reviewable. */
@@ -83,12 +84,8 @@ export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions
       }
       if (!isAccountId(claimant))
         throw new ApiError("wallet_session_required", { detail: "not a G account" });
-      const { label, basis, evidence, expectedFee } = request.body;
-      if (!isValidLabel(label)) {
-        throw new ApiError("invalid_name", {
-          detail: "label: 1-63 characters of a-z, 0-9 and '-', not at either end",
-        });
-      }
+      const { basis, evidence, expectedFee } = request.body;
+      const label = labelSegment("label", request.body.label);
       if (expectedFee === undefined) {
         throw new ApiError("claim_fee_quote_required", {
           detail: "expectedFee: send the quote of GET /v1/claim-fee that the claimant reviewed",

@@ -1,12 +1,10 @@
-// What the console routes share: the guard, the authenticated session of the request, the chain to prepare and
-// submit on, and the namespace field of their bodies.
-import { isValidLabel } from "@namereg/protocol";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { ConsoleGuard, ConsoleSession } from "../../../auth/console-guard.ts";
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { LabelSegment } from "../path-params.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -32,6 +30,5 @@ export function chainOf(chainClient: ChainClient | undefined): ChainClient {
   return chainClient;
 }
 
-export const NamespaceField = z
-  .string({ error: "is required" })
-  .refine(isValidLabel, "must be a lower-case namespace label");
+/** A namespace in a console body: the one rule of name segments (lower-cased, then a label). */
+export const NamespaceField = z.string({ error: "is required" }).pipe(LabelSegment);

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
 import {
   asciiLower,
@@ -120,7 +121,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     "/v1/namespaces/:namespace",
     {
       schema: { params: z.strictObject({ namespace: NamespaceParam }), response: { 200: NamespaceResponse } },
-      config: { validationCode: "invalid_name" },
+      config: NAME_SEGMENT_ROUTE,
     },
     async (request) => {
       const { namespace } = request.params;

@@ -1,9 +1,9 @@
 // Shared pieces of the namespace-facing routes (discovery and directory): the HTTP form of the subname policy
 // and the namespace path parameter.
-import { normaliseLabel } from "@namereg/protocol";
 import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
+import { LabelSegment } from "../path-params.ts";
 
 /** The chain's symbols, as HTTP shows them (spec §2.5: `creation-disabled`, not `creation_disabled`). */
 export const SUBNAME_POLICY_HTTP = {
@@ -22,18 +22,8 @@ export function httpSubnamePolicy(stored: string): SubnamePolicy {
   return policy;
 }
 
-export const LABEL_RULE =
-  "must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";
-
-/** A namespace label in a path; upper-case ASCII is accepted and lower-cased (names are lower-case, spec §1). */
-export const NamespaceParam = z.string().transform((value, ctx) => {
-  const label = normaliseLabel(value);
-  if (label === null) {
-    ctx.issues.push({ code: "custom", message: LABEL_RULE, input: value });
-    return z.NEVER;
-  }
-  return label;
-});
+/** A namespace label in a path: the one rule of name segments (lower-cased, then a label). */
+export const NamespaceParam = LabelSegment;
 
 export const Timestamp = z.iso.datetime();
 

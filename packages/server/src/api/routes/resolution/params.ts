@@ -1,9 +1,10 @@
 // What the resolution routes accept in their paths and queries: name segments (lower-cased, then validated),
 // Stellar addresses, and the history route's page parameters with its opaque cursor.
 import { hash } from "node:crypto";
-import { isStellarAddress, namespaceNode, normaliseLabel } from "@namereg/protocol";
+import { isStellarAddress, namespaceNode } from "@namereg/protocol";
 import { z } from "zod";
 import { ApiError } from "../../errors.ts";
+import { labelSegment } from "../path-params.ts";
 
 export interface NameRef {
   readonly namespace: string;
@@ -12,8 +13,6 @@ export interface NameRef {
   readonly name: string;
   readonly node: string;
 }
-
-const LABEL_RULE = "must be 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'";
 
 // A name's node costs three SHA-256; the hot path sees the same few namespaces over and over, so their nodes
 // are remembered (bounded: namespace labels in requests are not trusted to be few). The protocol's pure-JS
@@ -25,7 +24,8 @@ const MAX_NAMESPACE_NODES = 1_000;
 /**
  * Segments are lower-cased (ASCII only) before validation, so `/v1/resolve/ACME/Alice` is `alice.acme`; names
  * are lower-case on chain, so this adds no second spelling of any name. Anything else invalid is 400
- * `invalid_name` naming the segment and echoing its value.
+ * `invalid_name` naming the segment: the rule of every name segment (`routes/path-params.ts`), checked here
+ * rather than by the schema so the resolve hot path runs it once.
  */
 export function nameRef(params: { namespace: string; label: string }): NameRef {
   const named = nameOf(params);
@@ -34,8 +34,8 @@ export function nameRef(params: { namespace: string; label: string }): NameRef {
 
 /** The validated, lower-cased name of the path, without its node (what a cache hit needs). */
 export function nameOf(params: { namespace: string; label: string }): Omit<NameRef, "node"> {
-  const namespace = segment("namespace", params.namespace);
-  const label = segment("label", params.label);
+  const namespace = labelSegment("namespace", params.namespace);
+  const label = labelSegment("label", params.label);
   return { namespace, label, name: `${label}.${namespace}` };
 }
 
@@ -47,12 +47,6 @@ export function nodeOf({ namespace, label }: { namespace: string; label: string 
   }
   const labelhash = hash("sha256", label, "buffer");
   return hash("sha256", Buffer.concat([parent, labelhash]), "hex");
-}
-
-function segment(field: "namespace" | "label", raw: string): string {
-  const label = normaliseLabel(raw);
-  if (label === null) throw new ApiError("invalid_name", { detail: `${field}: ${LABEL_RULE}`, segment: raw });
-  return label;
 }
 
 /** A G… account or C… contract: both can hold names (CONTRACTS.md `Address`). */

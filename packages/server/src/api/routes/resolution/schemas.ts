@@ -1,5 +1,6 @@
 // Wire shapes of the resolution routes (spec §2.1–2.4), and the conversions their values share.
 import { z } from "zod";
+import { SEGMENT_RULE } from "../path-params.ts";
 
 const Timestamp = z.iso.datetime();
 const Ledger = z.number().int().nonnegative();
@@ -82,7 +83,10 @@ export const HistoryResponse = z.object({
 });
 
 export const AddressParams = z.object({ address: z.string() });
-export const NameParams = z.object({ namespace: z.string(), label: z.string() });
+export const NameParams = z.object({
+  namespace: z.string().describe(SEGMENT_RULE),
+  label: z.string().describe(SEGMENT_RULE),
+});
 
 // Date cannot represent every u64; an expiry beyond year 9999 is shown as its end (it is never reached anyway).
 const MAX_ISO_SECONDS = 253_402_300_799n;

@@ -1,9 +1,9 @@
 // The HTTP shapes of the subname routes (spec §4.6), shared with the network-address and holder routes.
-import { isValidLabel } from "@namereg/protocol";
 import { z } from "zod";
+import { LabelSegment } from "../path-params.ts";
 
-/** A single lower-case label as a path segment. */
-export const LabelParam = z.string().refine(isValidLabel, "must be a lower-case label");
+/** A single label as a path segment: the one rule of name segments (lower-cased, then a label). */
+export const LabelParam = LabelSegment;
 /** u64 as an exact decimal string. */
 export const Generation = z.string().regex(/^(0|[1-9]\d{0,19})$/, "must be a decimal integer");
 const Iso = z.iso.datetime();

@@ -21,6 +21,7 @@ import {
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { namespaceRoute } from "./queries.ts";
 import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
 import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
@@ -85,7 +86,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
 ) => {
   app.get(
     "/v1/subname-policy/:namespace",
-    { schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } } },
+    {
+      schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
+      config: NAME_SEGMENT_ROUTE,
+    },
     async (request, reply) => {
       noStore(reply);
       const { namespace } = request.params;
@@ -108,6 +112,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         params: z.object({ namespace: LabelParam, label: LabelParam, child: LabelParam }),
         response: { 200: ChildResponse },
       },
+      config: NAME_SEGMENT_ROUTE,
     },
     async (request, reply) => {
       noStore(reply);
@@ -140,6 +145,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         querystring: ListQuery,
         response: { 200: ListResponse },
       },
+      config: NAME_SEGMENT_ROUTE,
     },
     async (request, reply) => {
       noStore(reply);
