@@ -1,6 +1,7 @@
 // The console guard and the namespace profile on PGlite and PostgreSQL, with the chain's namespace records
 // played by a stand-in chain client: namespace scoping, ownership, wallet-less sessions and logo checks, each attack as
 // its own test (docs/sessions.md lists them). The real chain path is console.integration.test.ts.
+
 import { STANDALONE_PASSPHRASE } from "@namereg/devnet";
 import { type Namespace, namespaceNode, RegistryFns } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
@@ -20,6 +21,7 @@ import { ChainUnavailableError } from "../../../chain/contract-reader.ts";
 import { namespaceProfiles, sessions } from "../../../db/tables.ts";
 import { solidPng } from "../../../runtime/seed-demo.ts";
 import { type App, buildApp } from "../../app.ts";
+import { LABEL_RULE } from "../path-params.ts";
 import { LOGO_MAX_BYTES } from "./logo.ts";
 
 const contract = (n: number) => StrKey.encodeContract(Buffer.alloc(32, n));
@@ -198,7 +200,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         statusCode: 400,
         body: {
           error: "invalid_request",
-          detail: "X-Service-Namespace: must be a lower-case namespace label",
+          detail: `X-Service-Namespace: ${LABEL_RULE}`,
         },
       });
     });

@@ -1,4 +1,5 @@
 // The discovery routes over the indexed demo devnet, on PGlite and on PostgreSQL.
+
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { namespaces } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
+import { LABEL_RULE } from "../path-params.ts";
 
 type NamespaceRow = typeof namespaces.$inferSelect;
 
@@ -132,8 +134,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         statusCode: 400,
         body: {
           error: "invalid_name",
-          detail:
-            "namespace: must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'",
+          detail: `namespace: ${LABEL_RULE}`,
         },
       };
       expect(await get("/v1/namespaces/-acme")).toEqual(invalid);
