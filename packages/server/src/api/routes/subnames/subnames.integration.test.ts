@@ -1,4 +1,5 @@
 // Subname and network-address reads over the demo devnet (indexed on PGlite for namespace routing), all live.
+
 import { DEMO_ETHEREUM, demoKeypair, type NamingDevnet } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
@@ -6,6 +7,7 @@ import type { TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo } from "../../../../test/fixtures/demo.ts";
 import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
+import { LABEL_RULE } from "../path-params.ts";
 
 const alice = demoKeypair("alice").publicKey();
 
@@ -111,7 +113,12 @@ describe("subname and network-address reads", () => {
       error: "namespace_not_found",
       namespace: "nowhere",
     });
-    expect((await get("/v1/subnames/acme/Alice/pay")).status).toBe(400);
+    // Names are case-insensitive (routes/path-params.ts): upper case answers as lower case; "_" is never valid.
+    expect(await get("/v1/subnames/acme/Alice/PAY")).toEqual(await get("/v1/subnames/acme/alice/pay"));
+    expect((await get("/v1/subnames/acme/al_ice/pay")).body).toEqual({
+      error: "invalid_name",
+      detail: `label: ${LABEL_RULE}`,
+    });
   });
 
   it("lists children with paging, removed ones included", async () => {
