@@ -10,11 +10,11 @@ import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts"
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { labelSegment } from "../path-params.ts";
+import { labelSegment, SEGMENT_RULE } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
 
-const LabelParams = z.object({ label: z.string().max(64) });
+const LabelParams = z.object({ label: z.string().max(64).describe(SEGMENT_RULE) });
 const AddressParams = z.object({ address: z.string().max(64) });
 const CreditPrepareBody = z.strictObject({ source: z.string().max(64) });
 
