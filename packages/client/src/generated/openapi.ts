@@ -1936,6 +1936,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
                 };
                 cookie?: never;
@@ -2026,8 +2027,11 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     child: string;
                 };
                 cookie?: never;
@@ -2140,7 +2144,9 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
@@ -2373,6 +2379,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
                 };
                 cookie?: never;
@@ -2460,7 +2467,9 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description `label` or `child.label`. Case-insensitive: ASCII A-Z is lower-cased, then each part must be a label; anything else is 400 `invalid_name`. */
                     name: string;
                     network: string;
                 };
@@ -2796,7 +2805,9 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
@@ -2980,7 +2991,9 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
@@ -3081,7 +3094,9 @@ export interface paths {
                 };
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
@@ -3178,7 +3193,9 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
@@ -3446,6 +3463,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     namespace: string;
                 };
                 cookie?: never;
@@ -4314,6 +4332,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
                     label: string;
                 };
                 cookie?: never;
