@@ -33,31 +33,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -66,16 +54,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -150,31 +150,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -183,16 +171,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -237,31 +237,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -270,16 +258,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -322,31 +322,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -355,16 +343,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -416,31 +416,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -449,16 +452,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -536,31 +551,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_node" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -569,16 +587,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -621,31 +651,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -654,16 +687,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -695,22 +740,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
-                409: {
+                /** @description `unauthorized` */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -719,25 +776,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -746,16 +821,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -796,31 +883,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
-                409: {
+                /** @description `unauthorized` */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -829,16 +934,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -891,22 +1008,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -915,16 +1044,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -933,25 +1089,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -960,16 +1134,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1022,22 +1208,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "unsupported_network" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1046,16 +1244,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed" | "no_resolver";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -1064,25 +1289,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1091,16 +1334,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1164,22 +1419,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request`, `transaction_not_allowed`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "transaction_not_allowed" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1188,16 +1455,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -1206,25 +1500,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1233,16 +1545,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1293,22 +1617,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1317,16 +1653,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -1335,25 +1698,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1362,16 +1743,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1442,22 +1835,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "claim_fee_quote_required" | "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1466,16 +1871,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "claim_fee_changed" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -1484,25 +1916,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1511,16 +1961,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "claim_fee_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1584,22 +2046,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_node" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1608,16 +2082,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `name_not_found`, `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_not_found" | "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "listing_exists" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -1626,25 +2127,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1653,16 +2172,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1713,22 +2244,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1737,34 +2280,58 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "listing_not_active" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1773,16 +2340,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1851,22 +2430,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unauthorized`: a Bearer session token is required */
+                /** @description `unauthorized` */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `not_namespace_owner` */
@@ -1875,25 +2466,58 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `billing_disabled`, `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "billing_disabled" | "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1902,16 +2526,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1960,31 +2596,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -1993,16 +2647,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2074,31 +2740,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2107,16 +2791,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2193,31 +2889,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2226,16 +2940,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2296,22 +3022,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found" | "namespace_not_found" | "parent_inactive";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_holder_requires_adapter" | "insufficient_balance" | "name_taken" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -2320,25 +3073,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2347,16 +3118,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2400,31 +3183,64 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `multichain_unsupported`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "multichain_unsupported" | "no_resolver";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2433,16 +3249,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2490,31 +3318,64 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "unsupported_network";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_expired`, `name_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `chain_disabled`, `multichain_unsupported`, `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_disabled" | "multichain_unsupported" | "no_resolver";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2523,16 +3384,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2591,22 +3464,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_request" | "unsupported_network";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `name_expired`, `name_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_resolver` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_disabled" | "contract_holder_requires_adapter" | "insufficient_balance" | "multichain_unsupported" | "no_resolver";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -2615,25 +3515,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2642,16 +3560,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2715,13 +3645,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request`, `transaction_not_allowed` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request" | "transaction_not_allowed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -2746,25 +3682,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2773,16 +3727,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2832,31 +3798,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_expired`, `name_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2865,16 +3849,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -2924,31 +3920,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_address" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -2957,16 +3956,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3024,31 +4035,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_not_found" | "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3057,16 +4086,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3126,31 +4167,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_not_issued` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_not_issued";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3159,16 +4218,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3220,31 +4291,64 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `name_expired`, `name_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "name_expired" | "name_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `no_resolver` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "no_resolver";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3253,16 +4357,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3304,31 +4420,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `bad_address` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_address";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `no_name` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "no_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3337,16 +4471,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3396,31 +4542,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3429,16 +4578,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3495,31 +4656,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3528,16 +4707,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3588,31 +4779,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3621,16 +4815,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3675,31 +4881,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3708,16 +4917,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3765,31 +4986,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3798,16 +5022,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3852,31 +5088,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3885,16 +5124,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -3941,31 +5192,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -3974,16 +5243,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4012,31 +5293,19 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4045,16 +5314,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4166,31 +5447,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4199,16 +5483,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4265,31 +5561,19 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4298,16 +5582,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "claim_fee_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4378,31 +5674,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_name` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4411,16 +5710,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "claim_fee_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4483,31 +5794,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `bad_address`, `invalid_account` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_address" | "invalid_account";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4516,16 +5830,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4581,31 +5907,34 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "bad_address" | "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Conflict with the chain's current state */
+                /** @description `insufficient_balance`, `no_credit` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "insufficient_balance" | "no_credit";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -4614,25 +5943,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4641,16 +5988,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4697,31 +6056,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
+                /** @description `market_disabled` */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4730,16 +6107,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4808,31 +6197,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
+                /** @description `not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Conflict with the chain's current state */
+                /** @description `intent_conflict`, `listing_not_active`, `market_disabled` */
                 409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "intent_conflict" | "listing_not_active" | "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `payload_too_large` */
@@ -4841,25 +6248,43 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `unsupported_media_type`: bodies are JSON */
+                /** @description `unsupported_media_type` */
                 415: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4868,16 +6293,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -4926,31 +6363,49 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid input (`invalid_request` or the route's own code) */
+                /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_node" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description Not found (see `error`) */
-                404: {
+                /** @description `market_disabled` */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `rate_limited`: over the global or the route's per-IP limit */
+                /** @description `rate_limited` */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `internal_error` */
@@ -4959,16 +6414,28 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
-                /** @description `database_unavailable` or `chain_unavailable`: retry (Retry-After) */
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

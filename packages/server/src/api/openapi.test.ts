@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../../test/fixtures/datab
 import { type App, buildApp } from "./app.ts";
 import { renderOpenApiDocument } from "./openapi-document.ts";
 import { registeredRoutes } from "./plugins/openapi.ts";
+import { ROUTE_ERRORS } from "./plugins/route-errors.ts";
 
 const COMMITTED = new URL("../../../../docs/openapi.json", import.meta.url);
 
@@ -57,11 +58,48 @@ describe("the OpenAPI document", () => {
       const operation = paths[path]?.[method];
       expect({ path, method, found: operation !== undefined }).toEqual({ path, method, found: true });
       expect(Object.keys(operation?.responses ?? {})).toEqual(
-        expect.arrayContaining(["200", "400", "429", "500"]),
+        expect.arrayContaining(["200", "429", "500"]),
       );
       expect(operation?.tags).toHaveLength(1);
     }
     expect(paths["/openapi.json"]).toBeUndefined();
+  });
+
+  it("lists each route's own error codes by status, from the table every route must be in", async () => {
+    for (const route of registeredRoutes(app)) {
+      expect({ route, listed: ROUTE_ERRORS[`${route.method} ${route.url}`] !== undefined }).toEqual({
+        route,
+        listed: true,
+      });
+    }
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            responses: Record<
+              string,
+              { content: Record<string, { schema: { properties: { error: { enum: string[] } } } }> }
+            >;
+          }
+        >
+      >;
+    };
+    const codes = (path: string, method: string, status: string) =>
+      paths[path]?.[method]?.responses[status]?.content["application/json"]?.schema.properties.error.enum;
+    expect(codes("/v1/resolve/{namespace}/{label}", "get", "404")).toEqual([
+      "name_expired",
+      "name_not_found",
+    ]);
+    expect(codes("/v1/resolve/{namespace}/{label}", "get", "400")).toEqual(["invalid_name"]);
+    expect(codes("/records/submit", "post", "400")).toEqual(
+      expect.arrayContaining(["invalid_request", "transaction_not_allowed"]),
+    );
+    expect(codes("/console/billing", "get", "409")).toEqual(
+      expect.arrayContaining(["billing_disabled", "namespace_changed"]),
+    );
+    expect(codes("/v1/status", "get", "503")).toEqual(["database_unavailable"]);
   });
 
   it("documents every route the app registers", async () => {

@@ -7,7 +7,8 @@ import { ERROR_STATUS } from "@namereg/protocol";
 import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
-import { HTTP_ERROR_STATUS } from "../../errors.ts";
+import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
+import { BODY_ERRORS, COMMON_ERRORS, ROUTE_ERRORS } from "./route-errors.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -52,8 +53,42 @@ function tagOf(url: string): string {
   return tags[area] ?? (area === "console" ? "console" : area);
 }
 
-/** What any route may answer besides its documented success: the house error format. */
+/**
+ * The route's error answers from its table (route-errors.ts), grouped by status: each status lists exactly the
+ * codes the route can answer with it. A route missing from the table falls back to the generic answers below
+ * (the OpenAPI test fails on it, so none ships that way).
+ */
 function errorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
+  const listed = ROUTE_ERRORS[`${method} ${url}`];
+  if (listed === undefined) return genericErrorResponses(method, url, hasBody);
+  const codes = new Set([...listed, ...COMMON_ERRORS, ...(hasBody ? BODY_ERRORS : [])]);
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = statusOfApiError(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, object> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const sorted = list.sort();
+    out[String(status)] = {
+      description: sorted.map((c) => `\`${c}\``).join(", "),
+      content: {
+        "application/json": {
+          schema: {
+            type: "object",
+            required: ["error"],
+            properties: { error: { type: "string", enum: sorted }, detail: { type: "string" } },
+            additionalProperties: true,
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+/** Routes without a table entry: the house error format for the statuses a route of this shape can answer. */
+function genericErrorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
   const out: Record<string, object> = {
     "400": { description: "Invalid input (`invalid_request` or the route's own code)", content: json() },
     "429": { description: "`rate_limited`: over the global or the route's per-IP limit", content: json() },
