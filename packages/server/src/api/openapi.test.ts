@@ -57,9 +57,7 @@ describe("the OpenAPI document", () => {
     ] as const) {
       const operation = paths[path]?.[method];
       expect({ path, method, found: operation !== undefined }).toEqual({ path, method, found: true });
-      expect(Object.keys(operation?.responses ?? {})).toEqual(
-        expect.arrayContaining(["200", "429", "500"]),
-      );
+      expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["200", "429", "500"]));
       expect(operation?.tags).toHaveLength(1);
     }
     expect(paths["/openapi.json"]).toBeUndefined();
