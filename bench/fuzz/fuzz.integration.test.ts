@@ -4,7 +4,7 @@
 import { buildApp, ChainClient, contractEnv } from "@namereg/server";
 import { type IndexedDemoChain, indexDemo, testConfig } from "@namereg/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fuzzRequests, runFuzz } from "./fuzz.ts";
+import { fuzzRequests, injectTarget, runFuzz } from "./fuzz.ts";
 
 describe("fuzzing the API from its OpenAPI document", () => {
   let demo: IndexedDemoChain;
@@ -44,25 +44,12 @@ describe("fuzzing the API from its OpenAPI document", () => {
 
   it("answers 1,500 hostile requests in the house format, leaking nothing", async () => {
     const document = (await app.inject({ url: "/openapi.json" })).json();
-    const report = await runFuzz(
-      {
-        async send(request) {
-          const response = await app.inject({
-            method: request.method as "GET",
-            url: request.url,
-            headers: request.headers,
-            ...(request.body === undefined ? {} : { payload: request.body }),
-          });
-          return {
-            status: response.statusCode,
-            contentType: String(response.headers["content-type"] ?? ""),
-            body: response.body,
-          };
-        },
-      },
-      document,
-      { count: 1500, seed: 11, slowMs: Number.POSITIVE_INFINITY, concurrency: 2 },
-    );
+    const report = await runFuzz(injectTarget(app), document, {
+      count: 1500,
+      seed: 11,
+      slowMs: Number.POSITIVE_INFINITY,
+      concurrency: 2,
+    });
     expect(report.failures.map((f) => `${f.status} ${f.request.method} ${f.request.url}: ${f.why}`)).toEqual(
       [],
     );

@@ -9,6 +9,27 @@ export interface FuzzTarget {
   send(request: FuzzRequest): Promise<{ status: number; contentType: string; body: string }>;
 }
 
+/** A target that sends through Fastify's `inject` (no sockets): what the bench and its test variant fuzz. */
+export function injectTarget(app: {
+  inject(opts: object): Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>;
+}): FuzzTarget {
+  return {
+    async send(request) {
+      const response = await app.inject({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { payload: request.body }),
+      });
+      return {
+        status: response.statusCode,
+        contentType: String(response.headers["content-type"] ?? ""),
+        body: response.body,
+      };
+    },
+  };
+}
+
 export interface FuzzRequest {
   readonly method: string;
   readonly url: string;

@@ -4,7 +4,7 @@
 import { parseArgs } from "node:util";
 import { buildApp, ChainClient, contractEnv } from "@namereg/server";
 import { indexDemo, testConfig } from "@namereg/server/testing";
-import { runFuzz } from "./fuzz.ts";
+import { injectTarget, runFuzz } from "./fuzz.ts";
 
 const { values } = parseArgs({
   options: { count: { type: "string", default: "10000" }, seed: { type: "string", default: "1" } },
@@ -25,25 +25,10 @@ const app = await buildApp({
 try {
   const document = (await app.inject({ url: "/openapi.json" })).json();
   const started = performance.now();
-  const report = await runFuzz(
-    {
-      async send(request) {
-        const response = await app.inject({
-          method: request.method as "GET",
-          url: request.url,
-          headers: request.headers,
-          ...(request.body === undefined ? {} : { payload: request.body }),
-        });
-        return {
-          status: response.statusCode,
-          contentType: String(response.headers["content-type"] ?? ""),
-          body: response.body,
-        };
-      },
-    },
-    document,
-    { count: Number(values.count), seed: Number(values.seed) },
-  );
+  const report = await runFuzz(injectTarget(app), document, {
+    count: Number(values.count),
+    seed: Number(values.seed),
+  });
   const seconds = (performance.now() - started) / 1000;
   console.log(`requests      ${report.requests} in ${seconds.toFixed(1)} s (seed ${values.seed})`);
   console.log(`by status     ${JSON.stringify(report.byStatus)}`);

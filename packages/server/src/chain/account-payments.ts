@@ -177,3 +177,40 @@ export async function savePaymentCursor(db: Db, name: string, cursor: string, po
 export async function touchPaymentCursor(db: Db, name: string, polledAt: Date): Promise<void> {
   await db.update(paymentCursors).set({ polledAt }).where(eq(paymentCursors.name, name));
 }
+
+export interface IngestOptions {
+  readonly db: Db;
+  /** The consumer's cursor row. */
+  readonly cursorName: string;
+  readonly source: AccountPaymentsSource;
+  /** First ledger on the very first run. */
+  readonly startLedger: () => Promise<number>;
+  readonly now: () => Date;
+  /** Most getTransactions pages per call, so one pass stays short while catching up. */
+  readonly maxPages?: number;
+  /** Stores a page's payments inside the transaction that advances the cursor (idempotently: keyed by id). */
+  readonly store: (tx: Db, payments: readonly AccountPayment[]) => Promise<void>;
+}
+
+/**
+ * Reads the account's new payments page by page: each page's payments and the cursor past them commit together,
+ * so a consumer killed anywhere neither loses a payment nor, storing by id, keeps one twice. Returns how many
+ * payments were read; an empty poll still counts as a poll (polledAt).
+ */
+export async function ingestPayments(o: IngestOptions): Promise<number> {
+  let stored = await loadPaymentCursor(o.db, o.cursorName, o.source.account, o.startLedger);
+  let count = 0;
+  for (let page = 0; page < (o.maxPages ?? 50); page++) {
+    const read = await readPaymentsPage(o.source, stored);
+    const polledAt = o.now();
+    await o.db.transaction(async (tx) => {
+      if (read.payments.length > 0) await o.store(tx, read.payments);
+      await savePaymentCursor(tx, o.cursorName, read.cursor, polledAt);
+    });
+    count += read.payments.length;
+    stored = { ...stored, cursor: read.cursor };
+    if (read.atHead) return count;
+  }
+  await touchPaymentCursor(o.db, o.cursorName, o.now());
+  return count;
+}

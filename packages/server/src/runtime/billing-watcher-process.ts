@@ -4,8 +4,9 @@
 import { rpc } from "@stellar/stellar-sdk";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
-import { advisoryLockKey, type Database } from "../db/index.ts";
+import type { Database } from "../db/index.ts";
 import { BillingWatcher } from "../watchers/billing/watcher.ts";
+import { whileHoldingLock } from "./sole-holder.ts";
 
 export const BILLING_LOCK = "namereg:billing";
 
@@ -23,37 +24,26 @@ export async function runBillingWatcherProcess(opts: BillingProcessOptions): Pro
   const { billing } = config;
   if (!billing.enabled) return;
   const { rpcUrl, networkPassphrase } = config.chain;
-  if (billing.account === null || rpcUrl === null || networkPassphrase === null) {
+  const account = billing.account;
+  if (account === null || rpcUrl === null || networkPassphrase === null) {
     throw new Error("the billing watcher needs BILLING_ACCOUNT, RPC_URL and NETWORK_PASSPHRASE");
   }
-  const key = advisoryLockKey(BILLING_LOCK);
-  let lock = await database.tryAdvisoryLock(key);
-  if (lock === null) {
-    logger.info("another billing watcher holds the lock; waiting as a standby");
-    try {
-      lock = await database.advisoryLock(key, { signal });
-    } catch (err) {
-      if (signal.aborted) return;
-      throw err;
-    }
-  }
-  const stop = AbortSignal.any([signal, lock.lost]);
-  try {
-    const watcher = new BillingWatcher({
-      db: database.db,
-      server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
-      networkPassphrase,
-      account: billing.account,
-      pricePerPeriod: billing.pricePerPeriod,
-      startLedger: billing.startLedger,
-    });
-    logger.info({ account: billing.account }, "billing watcher active");
-    await watcher.run(stop, {
-      pollMs: opts.pollMs ?? billing.pollMs,
-      onError: (err) => logger.error({ err }, "billing watcher pass failed; retrying"),
-    });
-    if (lock.lost.aborted) logger.error("the billing watcher lost its lock; stopped");
-  } finally {
-    await lock.release().catch(() => undefined);
-  }
+  await whileHoldingLock(
+    { database, logger, signal, lockName: BILLING_LOCK, what: "billing watcher" },
+    async (stop) => {
+      const watcher = new BillingWatcher({
+        db: database.db,
+        server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
+        networkPassphrase,
+        account,
+        pricePerPeriod: billing.pricePerPeriod,
+        startLedger: billing.startLedger,
+      });
+      logger.info({ account: billing.account }, "billing watcher active");
+      await watcher.run(stop, {
+        pollMs: opts.pollMs ?? billing.pollMs,
+        onError: (err) => logger.error({ err }, "billing watcher pass failed; retrying"),
+      });
+    },
+  );
 }

@@ -4,8 +4,9 @@
 import { Keypair, rpc } from "@stellar/stellar-sdk";
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
-import { advisoryLockKey, type Database } from "../db/index.ts";
+import type { Database } from "../db/index.ts";
 import { EscrowWatcher } from "../watchers/escrow/watcher.ts";
+import { whileHoldingLock } from "./sole-holder.ts";
 
 export const ESCROW_LOCK = "namereg:escrow";
 
@@ -24,39 +25,28 @@ export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promi
   if (!market.enabled) return;
   const { rpcUrl, networkPassphrase } = config.chain;
   const registryId = config.chain.contracts.registry.id;
-  if (market.escrowSecret === null || rpcUrl === null || networkPassphrase === null || registryId === null) {
+  const secret = market.escrowSecret;
+  if (secret === null || rpcUrl === null || networkPassphrase === null || registryId === null) {
     throw new Error("the escrow watcher needs ESCROW_SECRET, RPC_URL, NETWORK_PASSPHRASE and REGISTRY_ID");
   }
-  const key = advisoryLockKey(ESCROW_LOCK);
-  let lock = await database.tryAdvisoryLock(key);
-  if (lock === null) {
-    logger.info("another escrow watcher holds the lock; waiting as a standby");
-    try {
-      lock = await database.advisoryLock(key, { signal });
-    } catch (err) {
-      if (signal.aborted) return;
-      throw err;
-    }
-  }
-  const stop = AbortSignal.any([signal, lock.lost]);
-  try {
-    const watcher = new EscrowWatcher({
-      db: database.db,
-      server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
-      networkPassphrase,
-      escrow: Keypair.fromSecret(market.escrowSecret),
-      registryId,
-      startLedger: market.escrowStartLedger,
-      // Between getTransaction polls of a sent payout: a ledger closes every few seconds on a real network.
-      settle: () => new Promise((r) => setTimeout(r, Math.min(opts.pollMs ?? market.escrowPollMs, 1000))),
-    });
-    logger.info({ escrow: market.escrowAccount }, "escrow watcher active");
-    await watcher.run(stop, {
-      pollMs: opts.pollMs ?? market.escrowPollMs,
-      onError: (err) => logger.error({ err }, "escrow watcher pass failed; retrying"),
-    });
-    if (lock.lost.aborted) logger.error("the escrow watcher lost its lock; stopped");
-  } finally {
-    await lock.release().catch(() => undefined);
-  }
+  await whileHoldingLock(
+    { database, logger, signal, lockName: ESCROW_LOCK, what: "escrow watcher" },
+    async (stop) => {
+      const watcher = new EscrowWatcher({
+        db: database.db,
+        server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
+        networkPassphrase,
+        escrow: Keypair.fromSecret(secret),
+        registryId,
+        startLedger: market.escrowStartLedger,
+        // Between getTransaction polls of a sent payout: a ledger closes every few seconds on a real network.
+        settle: () => new Promise((r) => setTimeout(r, Math.min(opts.pollMs ?? market.escrowPollMs, 1000))),
+      });
+      logger.info({ escrow: market.escrowAccount }, "escrow watcher active");
+      await watcher.run(stop, {
+        pollMs: opts.pollMs ?? market.escrowPollMs,
+        onError: (err) => logger.error({ err }, "escrow watcher pass failed; retrying"),
+      });
+    },
+  );
 }

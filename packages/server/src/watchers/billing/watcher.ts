@@ -7,16 +7,11 @@ import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { BILLING_CURSOR } from "../../billing/billing-status.ts";
 import { extendPaidUntil, judgePayment, type QuarantineReason } from "../../billing/terms.ts";
-import {
-  type AccountPaymentsSource,
-  loadPaymentCursor,
-  readPaymentsPage,
-  savePaymentCursor,
-  touchPaymentCursor,
-} from "../../chain/account-payments.ts";
+import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
 import { billingPayments, namespaces, subscriptions } from "../../db/tables.ts";
 import type { Db } from "../../db/types.ts";
 import { processedLedger } from "../escrow/registry-view.ts";
+import { runPasses } from "../run-passes.ts";
 
 export interface BillingWatcherOptions {
   readonly db: Db;
@@ -62,42 +57,20 @@ export class BillingWatcher {
   /** Stores new payments as `pending` with the cursor, page by page. */
   async ingest(): Promise<number> {
     const { db, server } = this.#o;
-    const start = async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence;
-    let stored = await loadPaymentCursor(db, BILLING_CURSOR, this.#source.account, start);
-    let count = 0;
-    for (let page = 0; page < (this.#o.maxPages ?? 50); page++) {
-      const read = await readPaymentsPage(this.#source, stored);
-      const polledAt = this.#now();
-      await db.transaction(async (tx) => {
-        if (read.payments.length > 0) {
-          await tx
-            .insert(billingPayments)
-            .values(
-              read.payments.map((p) => ({
-                id: p.id,
-                ledger: p.ledger,
-                toid: p.toid,
-                closedAt: p.closedAt,
-                txHash: p.txHash,
-                operationIndex: p.operationIndex,
-                source: p.source,
-                asset: p.asset,
-                amount: p.amount,
-                memoType: p.memoType,
-                memo: p.memo,
-                state: "pending",
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        await savePaymentCursor(tx, BILLING_CURSOR, read.cursor, polledAt);
-      });
-      count += read.payments.length;
-      stored = { ...stored, cursor: read.cursor };
-      if (read.atHead) return count;
-    }
-    await touchPaymentCursor(db, BILLING_CURSOR, this.#now());
-    return count;
+    return ingestPayments({
+      db,
+      cursorName: BILLING_CURSOR,
+      source: this.#source,
+      startLedger: async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence,
+      now: this.#now,
+      ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
+      store: async (tx, payments) => {
+        await tx
+          .insert(billingPayments)
+          .values(payments.map((p) => ({ ...p, state: "pending" })))
+          .onConflictDoNothing();
+      },
+    });
   }
 
   /** Decides every pending payment in chain order; stops at the first that must wait for the indexer. */
@@ -164,24 +137,10 @@ export class BillingWatcher {
     signal: AbortSignal,
     opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
   ): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.runOnce();
-      } catch (err) {
-        opts.onError?.(err);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, opts.pollMs ?? 5000);
-        signal.addEventListener(
-          "abort",
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
-    }
+    await runPasses(signal, () => this.runOnce(), {
+      pollMs: opts.pollMs ?? 5000,
+      ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    });
   }
 }
 

@@ -3,16 +3,11 @@
 // commits its progress before the next, so a process killed at any instruction resumes without paying twice.
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
-import {
-  type AccountPaymentsSource,
-  loadPaymentCursor,
-  readPaymentsPage,
-  savePaymentCursor,
-  touchPaymentCursor,
-} from "../../chain/account-payments.ts";
+import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
 import { marketPayments } from "../../db/tables.ts";
 import type { Db } from "../../db/types.ts";
 import { ESCROW_CURSOR } from "../../market/escrow-status.ts";
+import { runPasses } from "../run-passes.ts";
 import { type PayoutSender, sendPayouts } from "./payouts.ts";
 import { closeListings, decideFundedDeposits, decideNewPayments, type VerdictDeps } from "./verdicts.ts";
 
@@ -58,42 +53,20 @@ export class EscrowWatcher {
   /** Reads new payments into `market_payments` with the cursor, page by page. */
   async ingest(): Promise<number> {
     const { db, server } = this.#o;
-    const start = async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence;
-    let stored = await loadPaymentCursor(db, ESCROW_CURSOR, this.#source.account, start);
-    let count = 0;
-    for (let page = 0; page < (this.#o.maxPages ?? 50); page++) {
-      const read = await readPaymentsPage(this.#source, stored);
-      const polledAt = this.#now();
-      await db.transaction(async (tx) => {
-        if (read.payments.length > 0) {
-          await tx
-            .insert(marketPayments)
-            .values(
-              read.payments.map((p) => ({
-                id: p.id,
-                ledger: p.ledger,
-                toid: p.toid,
-                closedAt: p.closedAt,
-                txHash: p.txHash,
-                operationIndex: p.operationIndex,
-                source: p.source,
-                asset: p.asset,
-                amount: p.amount,
-                memoType: p.memoType,
-                memo: p.memo,
-                state: "new",
-              })),
-            )
-            .onConflictDoNothing();
-        }
-        await savePaymentCursor(tx, ESCROW_CURSOR, read.cursor, polledAt);
-      });
-      count += read.payments.length;
-      stored = { ...stored, cursor: read.cursor };
-      if (read.atHead) return count;
-    }
-    await touchPaymentCursor(db, ESCROW_CURSOR, this.#now());
-    return count;
+    return ingestPayments({
+      db,
+      cursorName: ESCROW_CURSOR,
+      source: this.#source,
+      startLedger: async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence,
+      now: this.#now,
+      ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
+      store: async (tx, payments) => {
+        await tx
+          .insert(marketPayments)
+          .values(payments.map((p) => ({ ...p, state: "new" })))
+          .onConflictDoNothing();
+      },
+    });
   }
 
   async runOnce(): Promise<PassResult> {
@@ -132,23 +105,9 @@ export class EscrowWatcher {
     signal: AbortSignal,
     opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
   ): Promise<void> {
-    while (!signal.aborted) {
-      try {
-        await this.runOnce();
-      } catch (err) {
-        opts.onError?.(err);
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, opts.pollMs ?? 2000);
-        signal.addEventListener(
-          "abort",
-          () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          { once: true },
-        );
-      });
-    }
+    await runPasses(signal, () => this.runOnce(), {
+      pollMs: opts.pollMs ?? 2000,
+      ...(opts.onError === undefined ? {} : { onError: opts.onError }),
+    });
   }
 }
