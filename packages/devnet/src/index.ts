@@ -50,6 +50,7 @@ export {
   runDemoScenario,
 } from "./scenarios/demo.ts";
 export { DEMO_ROLES, type DemoRole, demoAccounts, demoKeypair } from "./scenarios/demo-keys.ts";
+export { type LegacyNamespace, legacyNamespace } from "./scenarios/legacy-namespace.ts";
 export { namespaceWithoutSubnames } from "./scenarios/no-subnames.ts";
 export {
   resultCode,

@@ -26,6 +26,7 @@ const TOKEN = StrKey.encodeContract(Buffer.alloc(32, 4));
 // One sample per event; the mapped type makes a missing event a type error.
 const SAMPLES: { [K in EventName]: EventOfType<K> } = {
   ns_v1: { type: "ns_v1", node: NS, data: { label: "acme", owner: G1, resolver: C1, method: "allocate" } },
+  ns: { type: "ns", node: NS, data: { owner: G1, resolver: null, method: "reserved" } },
   dep_reg: { type: "dep_reg", node: NS, data: C1 },
   att_reg: { type: "att_reg", node: NS, data: C1 },
   dep_res: { type: "dep_res", node: NS, data: C1 },
@@ -139,6 +140,7 @@ describe("event codecs", () => {
     expect([...EVENT_NAMES].sort()).toEqual(
       [
         "ns_v1",
+        "ns",
         "dep_reg",
         "att_reg",
         "dep_res",
@@ -278,6 +280,7 @@ describe("event owners and subjects", () => {
     expect(byContract).toEqual({
       registry: [
         "ns_v1",
+        "ns",
         "dep_reg",
         "att_reg",
         "dep_res",

@@ -84,6 +84,15 @@ export const NamespaceAllocated = struct("NamespaceAllocated", {
   resolver: option(address),
   method: symbolEnum(NAMESPACE_METHODS),
 });
+/**
+ * The legacy allocation layout (topic `ns`, node only): registries from before the versioned events emitted no
+ * label, so such a namespace is known by its hash until verified discovery data names it (spec §6.4.4).
+ */
+export const LegacyNamespaceAllocated = struct("LegacyNamespaceAllocated", {
+  owner: address,
+  resolver: option(address),
+  method: symbolEnum(NAMESPACE_METHODS),
+});
 export const NameChange = struct("NameChange", {
   label,
   action: symbolEnum(NAME_ACTIONS),
@@ -113,6 +122,7 @@ const routing = <const N extends string>(name: N) => def("registry", name, [["no
 export const EVENT_DEFS = {
   // Registry
   ns_v1: def("registry", "ns_v1", [["node", node]], NamespaceAllocated),
+  ns: def("registry", "ns", [["node", node]], LegacyNamespaceAllocated),
   dep_reg: routing("dep_reg"),
   att_reg: routing("att_reg"),
   dep_res: routing("dep_res"),

@@ -177,6 +177,21 @@ export const label: Codec<string> = {
   },
 };
 
+/**
+ * A namespace record's stored label: a valid label, or empty Bytes (null) for a record written by a legacy
+ * allocation, which stored and emitted only the node (CONTRACTS.md, legacy layout; spec §6.4.4).
+ */
+export const storedLabel: Codec<string | null> = {
+  describe: "Bytes(label or empty)",
+  encode(v) {
+    return v === null ? xdr.ScVal.scvBytes(Buffer.alloc(0)) : label.encode(v);
+  },
+  decode(v, path = "") {
+    const raw = expect(v, "scvBytes", path, "Bytes(label or empty)").bytes.value;
+    return raw.length === 0 ? null : label.decode(v, path);
+  },
+};
+
 /** A G account or C contract address as its strkey. */
 export const address: Codec<string> = {
   describe: "Address",

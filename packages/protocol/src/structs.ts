@@ -7,6 +7,7 @@ import {
   i128,
   label,
   option,
+  storedLabel,
   string,
   struct,
   symbol,
@@ -49,7 +50,7 @@ export function subnamePolicyFromHttp(p: string): SubnamePolicyValue | null {
 }
 
 export const Namespace = struct("Namespace", {
-  label,
+  label: storedLabel,
   owner: address,
   registrar: address,
   resolver: option(address),

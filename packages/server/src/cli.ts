@@ -6,6 +6,7 @@ import { billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { deadLettersCommand } from "./runtime/dead-letters-cli.ts";
 import { escrowCommand } from "./runtime/escrow-cli.ts";
+import { legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
 
 const USAGE = `usage: namereg <command>
 
@@ -18,6 +19,7 @@ const USAGE = `usage: namereg <command>
   escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
   billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
   dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
+  legacy-labels  verify a discovery file of labels for hash-only legacy allocations (namereg legacy-labels check)
   devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
 
 Configuration comes from the environment: see docs/configuration.md.`;
@@ -35,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   billing: () => billingCommand(rest),
   "dead-letters": () => deadLettersCommand(rest),
   backfill: () => backfillCommand(rest),
+  "legacy-labels": () => legacyLabelsCommand(rest),
 };
 
 async function main(): Promise<void> {

@@ -12,6 +12,7 @@ import {
   u32,
 } from "@namereg/protocol";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { xdr } from "@stellar/stellar-sdk";
 import { ContractError, type InvocationContext } from "../host/contract.ts";
 import { defineContract, emitEvent, key, typed } from "./define.ts";
 
@@ -21,7 +22,19 @@ const K = {
   deploys: key("Deploys"),
   ns: (node: string) => key("Ns", hash32.encode(node)),
   transfer: (node: string) => key("Xfer", hash32.encode(node)),
+  legacy: key("LegacyNs"),
 };
+
+/**
+ * While this storage flag is set, `allocate` behaves as an older registry (CONTRACTS.md, legacy layout): with
+ * `true`, one from before the versioned events (the legacy `ns(node)` layout without the label, a record without
+ * it); with the symbol `both`, a transitional one that emits `ns(node)` immediately followed by its `ns_v1`
+ * companion, its record still without the label. No contract function sets it; the devnet's legacy scenario writes it around an
+ * allocation to lay down such history (scenarios/legacy-namespace.ts).
+ */
+export const LEGACY_ALLOCATION_FLAG = K.legacy;
+/** The flag's value for a transitional registry (both layouts). */
+export const TRANSITIONAL = xdr.ScVal.scvSymbol("both");
 
 type RoutingEvent = "dep_reg" | "att_reg" | "dep_res" | "set_res" | "reg_upg" | "res_upg" | "locked";
 
@@ -82,8 +95,11 @@ export const registryContract = defineContract("registry", RegistryFns, {
       address.encode(ctx.contractId),
       hash32.encode(node),
     ]);
+    const flag = ctx.storage.get(K.legacy);
+    const both = flag !== undefined && flag.toXDR("base64") === TRANSITIONAL.toXDR("base64");
+    const legacy = flag !== undefined && !both;
     save(ctx, node, {
-      label,
+      label: flag === undefined ? label : null,
       owner,
       registrar,
       resolver: null,
@@ -91,7 +107,13 @@ export const registryContract = defineContract("registry", RegistryFns, {
       allocatedLedger: BigInt(ctx.ledgerSequence),
       method,
     });
-    emitEvent(ctx, encodeEvent({ type: "ns_v1", node, data: { label, owner, resolver: null, method } }));
+    if (both) emitEvent(ctx, encodeEvent({ type: "ns", node, data: { owner, resolver: null, method } }));
+    emitEvent(
+      ctx,
+      legacy
+        ? encodeEvent({ type: "ns", node, data: { owner, resolver: null, method } })
+        : encodeEvent({ type: "ns_v1", node, data: { label, owner, resolver: null, method } }),
+    );
     return null;
   },
 

@@ -45,6 +45,11 @@ export interface Config {
     readonly rpcUrl: string | null;
     readonly networkPassphrase: string | null;
     readonly contracts: Readonly<Record<ContractName, ContractConfig>>;
+    /**
+     * Absolute path of the discovery file naming hash-only legacy allocations (spec §6.4.4); every entry is
+     * verified by hashing before use. Null: none.
+     */
+    readonly legacyLabelsFile: string | null;
   };
   readonly rateLimit: {
     readonly perMinute: number;

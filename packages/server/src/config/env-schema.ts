@@ -162,6 +162,7 @@ const envShape = {
   LOOKUP_ID: variable(contractId().optional()),
   PRIMARY_ID: variable(contractId().optional()),
   REGISTRY_START_LEDGER: variable(ledger().optional()),
+  LEGACY_LABELS_FILE: variable(text("a file path").optional()),
   ALLOCATOR_START_LEDGER: variable(ledger().optional()),
   LOOKUP_START_LEDGER: variable(ledger().optional()),
   PRIMARY_START_LEDGER: variable(ledger().optional()),

@@ -168,6 +168,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       rpcUrl: env.RPC_URL ?? null,
       networkPassphrase: env.NETWORK_PASSPHRASE ?? null,
       contracts,
+      legacyLabelsFile: env.LEGACY_LABELS_FILE === undefined ? null : resolve(env.LEGACY_LABELS_FILE),
     },
     rateLimit: {
       perMinute: env.RATE_LIMIT_PER_MINUTE,

@@ -19,6 +19,8 @@ import { emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 export interface IndexerCache {
   contracts: Map<string, TrackedRow>;
   labels: Map<string, string>;
+  /** Verified discovery data for hash-only legacy allocations (LEGACY_LABELS_FILE), node → label. */
+  legacyLabels?: ReadonlyMap<string, string>;
 }
 
 export interface BatchResult {
@@ -70,6 +72,7 @@ export async function applyBatch(
     }
     await ws.load(tx, keys);
     const letters: (typeof deadLetters.$inferInsert)[] = [];
+    const superseded = supersededByCompanion(fresh);
     let applied = 0;
     for (const e of fresh) {
       e.row.namespace = namespaceOfEmitter(cache, contract(e.row.contractId));
@@ -77,7 +80,7 @@ export async function applyBatch(
         letters.push(deadLetter(e, e.decoded.error));
         continue;
       }
-      if (e.decoded.kind !== "naming") continue;
+      if (e.decoded.kind !== "naming" || superseded.has(e)) continue;
       try {
         e.row.namespace =
           project(
@@ -86,6 +89,7 @@ export async function applyBatch(
               contract,
               reread: (node) => input.rereads.get(node),
               labelOf: (node) => ws.namespaces.get(node)?.label ?? cache.labels.get(node) ?? null,
+              discoveredLabel: (node) => cache.legacyLabels?.get(node),
               streamFor: () => NEW_STREAM,
             },
             e.decoded.event,
@@ -139,6 +143,32 @@ export async function applyBatch(
     discovered,
     changedNodes: result.ws.changedNodes,
   };
+}
+
+/**
+ * Legacy events whose versioned companion immediately follows them in the same invocation (spec §6.1 rule 3:
+ * archive both, apply the change once): the companion carries the full data, so the legacy one is archive-only.
+ */
+function supersededByCompanion(batch: readonly IncomingEvent[]): Set<IncomingEvent> {
+  const out = new Set<IncomingEvent>();
+  for (let i = 0; i + 1 < batch.length; i++) {
+    const older = batch[i];
+    const newer = batch[i + 1];
+    if (older?.decoded.kind !== "naming" || newer?.decoded.kind !== "naming") continue;
+    const a = older.decoded.event;
+    const b = newer.decoded.event;
+    if (
+      b.type === `${a.type}_v1` &&
+      "node" in a &&
+      "node" in b &&
+      a.node === b.node &&
+      older.row.txHash === newer.row.txHash &&
+      older.row.contractId === newer.row.contractId
+    ) {
+      out.add(older);
+    }
+  }
+  return out;
 }
 
 /**

@@ -2,17 +2,25 @@
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
 import type { Namespace } from "@namereg/protocol";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
-import { deadLetters, gaps, indexerState, namespaces, streams, trackedContracts } from "../db/tables.ts";
+import {
+  deadLetters,
+  events,
+  gaps,
+  indexerState,
+  namespaces,
+  streams,
+  trackedContracts,
+} from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./projections/index.ts";
-import { archivedEvent, replayArchived } from "./replay.ts";
+import { archivedEvent, replayArchived, replayDeadLetters } from "./replay.ts";
 import { rereadNamespaces } from "./rereads.ts";
 
 export interface CoreContract {
@@ -38,6 +46,8 @@ export interface IndexerOptions {
   core: CoreContract[];
   /** Registry id, for namespace re-reads. */
   registryId: string;
+  /** Verified discovery data for hash-only legacy allocations (LEGACY_LABELS_FILE), node → label. */
+  legacyLabels?: ReadonlyMap<string, string>;
   pollMs?: number;
   pageLimit?: number;
   /** Streams advanced at once (default 1; 2 suits PostgreSQL on two cores). */
@@ -54,9 +64,11 @@ export interface IndexerOptions {
 }
 
 export class Indexer {
-  private readonly o: Required<Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">> &
+  private readonly o: Required<
+    Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "legacyLabels">
+  > &
     Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">;
-  private readonly cache: IndexerCache = { contracts: new Map(), labels: new Map() };
+  private readonly cache: IndexerCache;
   private lastHead: number | null = null;
   private rpcFailing = false;
   private signal: AbortSignal | null = null;
@@ -67,6 +79,7 @@ export class Indexer {
 
   constructor(opts: IndexerOptions) {
     this.o = { pollMs: 1000, pageLimit: 10_000, concurrency: 1, now: () => new Date(), ...opts };
+    this.cache = { contracts: new Map(), labels: new Map(), legacyLabels: opts.legacyLabels ?? new Map() };
   }
 
   /** Tracks the configured core contracts (once) and loads the in-memory view. */
@@ -96,6 +109,32 @@ export class Indexer {
     }
     await this.reloadView();
     await db.insert(indexerState).values({ id: 1 }).onConflictDoNothing();
+    await this.replayNamedLegacyAllocations();
+  }
+
+  /**
+   * Hash-only legacy allocations wait as dead letters until discovery data names them. When the labels file now
+   * names one, every unresolved dead letter is replayed in chain order: the allocation first, then the events
+   * that failed because its namespace was missing (the registrar it deploys then gets its catch-up stream).
+   */
+  private async replayNamedLegacyAllocations(): Promise<number> {
+    const { db } = this.o;
+    const known = this.cache.legacyLabels;
+    if (known === undefined || known.size === 0) return 0;
+    const waiting = await db
+      .select({ node: events.subject })
+      .from(deadLetters)
+      .innerJoin(events, eq(events.id, deadLetters.eventId))
+      .where(and(isNull(deadLetters.resolvedAt), eq(events.type, "ns")));
+    if (!waiting.some((w) => w.node !== null && known.has(w.node))) return 0;
+    return replayDeadLetters({
+      db,
+      cache: this.cache,
+      reader: this.o.reader,
+      rpc: this.o.rpc,
+      registryId: this.o.registryId,
+      ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
+    });
   }
 
   /** Tracked contracts and namespace labels, read from the database. */

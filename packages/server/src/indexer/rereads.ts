@@ -7,7 +7,8 @@ import type { RpcClient } from "../chain/rpc-client.ts";
 import type { IndexerCache } from "./apply-batch.ts";
 import type { IncomingEvent } from "./decode.ts";
 
-const ROUTING = new Set(["ns_v1"]);
+/** Allocations, versioned and legacy: each is followed by a re-read of the namespace record. */
+const ROUTING = new Set(["ns_v1", "ns"]);
 
 export interface RereadDeps {
   reader: ContractReader;

@@ -10,6 +10,7 @@ import type { Config } from "../config/index.ts";
 import { type AdvisoryLock, advisoryLockKey, type Database } from "../db/index.ts";
 import { FencedError, takeWriterEpoch } from "../db/writer-fence.ts";
 import { type BatchInfo, type CoreContract, Indexer } from "../indexer/indexer.ts";
+import { readLegacyLabels } from "../indexer/legacy-labels.ts";
 import { progressReporter } from "./progress.ts";
 
 export const INDEXER_LOCK = "namereg:indexer";
@@ -42,6 +43,21 @@ export async function coreContracts(config: Config, rpc: RpcClient): Promise<Cor
   return out;
 }
 
+/**
+ * The verified entries of LEGACY_LABELS_FILE (none without it). Entries that do not verify are logged and left
+ * out; a named file that cannot be read stops the start, since the operator meant it to be used.
+ */
+export async function legacyLabelsOf(config: Config, logger: Logger): Promise<Map<string, string>> {
+  const file = config.chain.legacyLabelsFile;
+  if (file === null) return new Map();
+  const { labels, problems } = await readLegacyLabels(file);
+  for (const p of problems) {
+    logger.warn({ file, line: p.line, entry: p.text }, `legacy label not used: ${p.reason}`);
+  }
+  logger.info({ file, verified: labels.size, rejected: problems.length }, "legacy labels loaded");
+  return labels;
+}
+
 export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<void> {
   const { config, database, logger, signal } = opts;
   const { rpcUrl, networkPassphrase } = config.chain;
@@ -49,6 +65,7 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
   if (rpcUrl === null || networkPassphrase === null || registryId === null) {
     throw new Error("the indexer needs RPC_URL, NETWORK_PASSPHRASE and REGISTRY_ID");
   }
+  const legacyLabels = await legacyLabelsOf(config, logger);
   const key = advisoryLockKey(INDEXER_LOCK);
   const backoff = new Backoff();
   // Each turn: become the writer (or wait as a standby), write until the lock or the database goes, start over.
@@ -69,7 +86,9 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
       continue;
     }
     try {
-      await writeWhileHolding(opts, lock, { rpcUrl, networkPassphrase, registryId }, () => backoff.reset());
+      await writeWhileHolding(opts, lock, { rpcUrl, networkPassphrase, registryId, legacyLabels }, () =>
+        backoff.reset(),
+      );
     } catch (err) {
       if (signal.aborted) return;
       if (err instanceof FencedError)
@@ -87,7 +106,7 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
 async function writeWhileHolding(
   opts: IndexerProcessOptions,
   lock: AdvisoryLock,
-  chain: { rpcUrl: string; networkPassphrase: string; registryId: string },
+  chain: { rpcUrl: string; networkPassphrase: string; registryId: string; legacyLabels: Map<string, string> },
   onActive: () => void,
 ): Promise<void> {
   const { config, database, logger, signal } = opts;
@@ -102,6 +121,7 @@ async function writeWhileHolding(
     reader: new ContractReader(chain.rpcUrl, chain.networkPassphrase),
     core: await coreContracts(config, rpc),
     registryId: chain.registryId,
+    legacyLabels: chain.legacyLabels,
     epoch,
     // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
     // a single connection.

@@ -23,6 +23,8 @@ export interface ProjectionContext {
   reread(node: string): Namespace | null | undefined;
   /** Namespace label of a node, from the working set or the indexer's cache. */
   labelOf(node: string): string | null;
+  /** The label verified discovery data gives a node (LEGACY_LABELS_FILE; spec §6.4.4), if any. */
+  discoveredLabel(node: string): string | undefined;
   streamFor(contractId: string): number;
 }
 

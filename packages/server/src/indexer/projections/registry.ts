@@ -1,6 +1,6 @@
 // Registry events: namespaces, their routing (registrar, resolver) and ownership transfers. A routing change
 // starts tracking the new contract and retires the old one.
-import type { EventsOf } from "@namereg/protocol";
+import { type EventsOf, namespaceNode } from "@namereg/protocol";
 import type { ArchiveRow } from "../decode.ts";
 import type { NamespaceRow } from "../working-set.ts";
 import {
@@ -23,14 +23,15 @@ export const registry: Projection<"registry"> = {
 
 function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: ArchiveRow): string | null {
   const { ws } = ctx;
-  if (event.type === "ns_v1") {
+  if (event.type === "ns_v1" || event.type === "ns") {
     const meta = ctx.reread(event.node);
     if (meta === undefined || meta === null) {
-      throw new ProjectionError(`namespace metadata of ${event.data.label} could not be re-read`);
+      throw new ProjectionError(`namespace metadata of ${event.node} could not be re-read`);
     }
+    const label = event.type === "ns_v1" ? event.data.label : legacyLabel(ctx, event.node, meta.label);
     ws.namespaces.set(event.node, {
       node: event.node,
-      label: event.data.label,
+      label,
       owner: event.data.owner,
       registrar: meta.registrar,
       resolver: event.data.resolver ?? meta.resolver,
@@ -48,7 +49,7 @@ function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: Arch
     track(ctx, meta.registrar, "registrar", event.node, row.ledger);
     const resolver = event.data.resolver ?? meta.resolver;
     if (resolver !== null) track(ctx, resolver, "resolver", event.node, row.ledger);
-    return event.data.label;
+    return label;
   }
   const ns = needNamespace(ctx, event.node);
   let next: NamespaceRow = ns;
@@ -84,4 +85,22 @@ function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: Arch
   }
   ws.namespaces.set(ns.node, next);
   return ns.label;
+}
+
+/** The start of the dead letter of a hash-only allocation: `namereg legacy-labels` and the indexer look for it. */
+export const HASH_ONLY_ALLOCATION = "hash-only legacy allocation";
+
+/**
+ * A legacy `ns` event carries no label (spec §6.4.4). The registry's record may still hold it; otherwise only
+ * verified discovery data names the namespace. Either source must hash to the event's node. Without one the
+ * event is dead-lettered, and the indexer replays it once LEGACY_LABELS_FILE names the node.
+ */
+function legacyLabel(ctx: ProjectionContext, node: string, stored: string | null): string {
+  if (stored !== null && namespaceNode(stored) === node) return stored;
+  const discovered = ctx.discoveredLabel(node);
+  if (discovered !== undefined && namespaceNode(discovered) === node) return discovered;
+  throw new ProjectionError(
+    `${HASH_ONLY_ALLOCATION} of namespace ${node}: the event and the registry's record carry no label; ` +
+      "add the label to LEGACY_LABELS_FILE (verified by its hash) and restart the indexer",
+  );
 }

@@ -102,6 +102,7 @@ export function fakeContext(ws = new WorkingSet(), extra: TrackedRow[] = []): Pr
     contract: (id) => ws.tracked.get(id) ?? tracked.get(id),
     reread: () => undefined,
     labelOf: (node) => ws.namespaces.get(node)?.label ?? null,
+    discoveredLabel: () => undefined,
     streamFor: () => 0,
   };
 }

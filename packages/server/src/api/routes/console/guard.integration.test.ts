@@ -46,7 +46,7 @@ function record(label: string, ownerId: string): Namespace {
 /** acme and beta belong to `owner`, vault to a contract; `down` makes every read fail as an unreachable RPC. */
 const CHAIN = new Map<string, Namespace>(
   [record("acme", owner.publicKey()), record("beta", owner.publicKey()), record("vault", contract(4))].map(
-    (r) => [namespaceNode(r.label), r],
+    (r) => [namespaceNode(r.label ?? ""), r],
   ),
 );
 let down = false;
