@@ -7,7 +7,7 @@ import { and, eq, gte, lte } from "drizzle-orm";
 import { anyOf } from "../db/bulk.ts";
 import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
-import { deadLetters, events, streams } from "../db/tables.ts";
+import { deadLetters, events, namespaces, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
 import type { IncomingEvent } from "./decode.ts";
@@ -21,6 +21,18 @@ export interface IndexerCache {
   labels: Map<string, string>;
   /** Verified discovery data for hash-only legacy allocations (LEGACY_LABELS_FILE), node → label. */
   legacyLabels?: ReadonlyMap<string, string>;
+}
+
+/** Fills `cache` (a fresh one by default) with the tracked contracts and namespace labels the database holds. */
+export async function loadIndexerCache(
+  db: Db,
+  cache: IndexerCache = { contracts: new Map(), labels: new Map() },
+): Promise<IndexerCache> {
+  for (const row of await db.select().from(trackedContracts)) cache.contracts.set(row.contractId, row);
+  for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
+    cache.labels.set(ns.node, ns.label);
+  }
+  return cache;
 }
 
 export interface BatchResult {

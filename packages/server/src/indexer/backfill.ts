@@ -12,10 +12,10 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, ledgerOfCursor, type RawEvent, type RpcClient } from "../chain/rpc-client.ts";
-import { gaps, namespaces, streams, trackedContracts } from "../db/tables.ts";
+import { gaps, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { excludeWriter } from "../db/writer-fence.ts";
-import { applyBatch, type IndexerCache } from "./apply-batch.ts";
+import { applyBatch, loadIndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent } from "./decode.ts";
 import { filtersFor, MAX_CONTRACTS_PER_STREAM } from "./fetch-batch.ts";
 import { replayDeadLetters } from "./replay.ts";
@@ -81,7 +81,7 @@ export async function backfill(o: BackfillOptions): Promise<BackfillResult> {
   // Events after a gap that changed state the gap held (a lock of a namespace allocated inside it) were
   // dead-lettered; with the gap filled they project now, in chain order.
   if (reports.some((r) => r.filled)) {
-    const cache = await loadCache(o.db);
+    const cache = await loadIndexerCache(o.db);
     const resolved = await replayDeadLetters({
       db: o.db,
       cache,
@@ -146,7 +146,7 @@ async function fillJob(o: BackfillOptions, job: Job): Promise<GapReport> {
       `the RPC's latest ledger ${health.latestLedger} is before the gap's end ${job.to}`,
     );
   }
-  const cache = await loadCache(o.db);
+  const cache = await loadIndexerCache(o.db);
   let events = 0;
   const queue: Job[] = [job];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
@@ -244,13 +244,4 @@ async function readRange(
 
 function ledgerOf(e: RawEvent): number {
   return e.ledger ?? ledgerOfCursor(e.id);
-}
-
-async function loadCache(db: Db): Promise<IndexerCache> {
-  const cache: IndexerCache = { contracts: new Map(), labels: new Map() };
-  for (const row of await db.select().from(trackedContracts)) cache.contracts.set(row.contractId, row);
-  for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
-    cache.labels.set(ns.node, ns.label);
-  }
-  return cache;
 }

@@ -5,18 +5,10 @@ import type { Namespace } from "@namereg/protocol";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
-import {
-  deadLetters,
-  events,
-  gaps,
-  indexerState,
-  namespaces,
-  streams,
-  trackedContracts,
-} from "../db/tables.ts";
+import { deadLetters, events, gaps, indexerState, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
-import { applyBatch, type BatchResult, type IndexerCache } from "./apply-batch.ts";
+import { applyBatch, type BatchResult, type IndexerCache, loadIndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
 import type { Role } from "./projections/index.ts";
@@ -139,11 +131,7 @@ export class Indexer {
 
   /** Tracked contracts and namespace labels, read from the database. */
   private async reloadView(): Promise<void> {
-    const { db } = this.o;
-    for (const row of await db.select().from(trackedContracts)) this.cache.contracts.set(row.contractId, row);
-    for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
-      this.cache.labels.set(ns.node, ns.label);
-    }
+    await loadIndexerCache(this.o.db, this.cache);
   }
 
   /** One pass over every stream; true when any stream moved. */
