@@ -1,0 +1,32 @@
+// Topology suite at full size: `node bench/topology/run.ts [--seed 1] [--events 50000] [--limit 600]
+// [--seconds 10] [--down 2] [--clients 4]`. Two `namereg serve` replicas and two `namereg index` processes on a
+// private PostgreSQL cluster and Redis (suite.ts): the global rate limit across replicas, a SIGKILLed writer
+// handing over, a cluster restart under load. Prints the figures and exits 1 on any failure.
+import { parseArgs } from "node:util";
+import { runTopologySuite } from "./suite.ts";
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: "string", default: "1" },
+    events: { type: "string", default: "50000" },
+    limit: { type: "string", default: "600" },
+    seconds: { type: "string", default: "10" },
+    down: { type: "string", default: "2" },
+    clients: { type: "string", default: "4" },
+  },
+});
+const started = performance.now();
+const r = await runTopologySuite({
+  seed: Number(values.seed),
+  events: Number(values.events),
+  rateLimit: Number(values.limit),
+  loadSeconds: Number(values.seconds),
+  downSeconds: Number(values.down),
+  clients: Number(values.clients),
+  log: (line) => console.log(line),
+});
+for (const f of r.failures) console.log(`FAILURE: ${f}`);
+console.log(
+  `${r.ok ? "OK" : "FAILED"} (seed ${r.seed}) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
+if (!r.ok) process.exitCode = 1;

@@ -1,0 +1,849 @@
+// The topology suite (issue 17): the deployment's shape on one machine. Two `namereg serve` replicas and two
+// `namereg index` processes (a writer and a standby) on a private PostgreSQL cluster and the shared Redis, fed by
+// an in-process devnet that keeps closing ledgers with new events. Three checks, in order:
+//   1. the global rate limit: one client address, requests alternating across both replicas well past the
+//      limit within one window; the number admitted must be within ±2% of the limit, the replicas' RateLimit
+//      headers must agree, and Redis must hold the one count of every request;
+//   2. writer hand-over: the process holding the writer lock is SIGKILLed while events keep coming; the time
+//      until the standby commits new events must stay under a bound;
+//   3. a PostgreSQL restart under load: a few clients on both replicas while the cluster is stopped and started
+//      again; every answer must be 200 or 503 `database_unavailable` with Retry-After (no 500, no hang), and all
+//      answers 200 again within a bound after the cluster is back.
+// At the end the archive is compared with the chain (an uninterrupted in-process run of the same chain on a
+// fresh database): 0 events lost, 0 extra, 0 duplicated history rows, no recorded gap in /v1/coverage.
+// `bench/topology/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { Agent, type IncomingHttpHeaders, request } from "node:http";
+import { createServer } from "node:net";
+import { bulkHolder, type NamingDevnet, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
+import { encodeEvent, nameNode } from "@namereg/protocol";
+import { contractEnv } from "@namereg/server";
+import {
+  createTestDatabase,
+  indexerFor,
+  type PrivatePostgres,
+  runUntilIdle,
+  startPrivatePostgres,
+} from "@namereg/server/testing";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+export interface TopologySuiteOptions {
+  seed: number;
+  /** Bulk events on the chain before the processes start. */
+  events: number;
+  /** RATE_LIMIT_PER_MINUTE of both replicas. */
+  rateLimit: number;
+  /** Seconds of load before the cluster is stopped, and again after it is back. */
+  loadSeconds: number;
+  /** How long the cluster stays stopped. */
+  downSeconds?: number;
+  /** Concurrent load clients in the restart check. */
+  clients?: number;
+  /** Bounds: writer hand-over, and all-200 again after the cluster is back. */
+  handoverBoundSeconds?: number;
+  recoveryBoundSeconds?: number;
+  redisUrl?: string;
+  log?: (line: string) => void;
+}
+
+export interface RateLimitResult {
+  limit: number;
+  sent: number;
+  admitted: number;
+  limited: number;
+  other: number;
+  /** Requests counted in Redis under the client's key: every request, through either replica. */
+  redisCount: number;
+  windowSeconds: number;
+  /** Per replica: admitted requests, and the RateLimit-Limit values it sent. */
+  perReplica: { admitted: number; limited: number; limitHeaders: string[] }[];
+  /** Header disagreements across replicas (Remaining not one count, Reset apart, Limit differing, …). */
+  headerProblems: string[];
+  ok: boolean;
+}
+
+export interface HandoverResult {
+  killedPid: number;
+  archivedAtKill: number;
+  /** SIGKILL → the standby logs that it holds the writer lock. */
+  lockTakenSeconds: number | null;
+  /** SIGKILL → the first event committed after the kill. */
+  writingSeconds: number | null;
+  /** SIGKILL → /v1/status on both replicas shows the processed ledger past its value at the kill. */
+  statusAdvancedSeconds: number | null;
+  boundSeconds: number;
+  ok: boolean;
+}
+
+export interface RestartResult {
+  requests: number;
+  byStatus: Record<string, number>;
+  /** Answers other than 200 or a well-formed 503 database_unavailable with Retry-After (incl. hangs). */
+  bad: string[];
+  slowestMs: number;
+  downSeconds: number;
+  /** From the cluster accepting connections again to the start of the first request after which all were 200. */
+  recoverySeconds: number | null;
+  /** Per second from the stop: [second, 200s, 503s, other]. */
+  timeline: [number, number, number, number][];
+  /** From the cluster back up to the first event committed after it. */
+  indexingResumedSeconds: number | null;
+  boundSeconds: number;
+  ok: boolean;
+}
+
+export interface TopologySuiteResult {
+  seed: number;
+  chainEvents: number;
+  liveEvents: number;
+  archived: number;
+  lost: number;
+  extra: number;
+  duplicated: number;
+  coverage: { complete: boolean; gaps: number }[];
+  rateLimit: RateLimitResult;
+  handover: HandoverResult;
+  restart: RestartResult;
+  /** Exit codes of the processes stopped with SIGTERM at the end (the SIGKILLed writer is not among them). */
+  exitCodes: (number | null)[];
+  failures: string[];
+  ok: boolean;
+}
+
+const CLI = new URL(import.meta.resolve("@namereg/server/cli")).pathname;
+const NAMESPACES = 4;
+/** A request not answered within this long counts as a hang. */
+const HANG_MS = 6_000;
+
+/** mulberry32: a small seeded generator, so a seed names one run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function runTopologySuite(o: TopologySuiteOptions): Promise<TopologySuiteResult> {
+  const log = o.log ?? (() => undefined);
+  const rand = random(o.seed);
+  const redisUrl = o.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+  const handoverBound = o.handoverBoundSeconds ?? 10;
+  const recoveryBound = o.recoveryBoundSeconds ?? 5;
+  const failures: string[] = [];
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const children: Child[] = [];
+  // The Redis keys of this run only: SERVICE_NAME prefixes the rate-limit keys (`<name>:ratelimit:<ip>`).
+  const serviceName = `topology-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    const devnet = await startNamingDevnet({
+      scenario: "bulk",
+      closeIntervalMs: 0,
+      bulk: { namespaces: NAMESPACES, events: o.events, eventsPerLedger: 500, holders: 200 },
+    });
+    cleanup.push(async () => devnet.stop());
+    const bulkEvents = devnet.bulk?.events ?? o.events;
+    const cluster = await startPrivatePostgres();
+    cleanup.push(() => cluster.stop());
+    cleanup.push(async () => {
+      const redis = new Redis(redisUrl, { lazyConnect: true });
+      try {
+        await redis.connect();
+        const keys = await redis.keys(`${serviceName}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+    });
+    const archive = archiveReader(cluster.url);
+    cleanup.push(() => archive.close());
+
+    const baseEnv = {
+      PATH: process.env.PATH,
+      DATABASE_URL: cluster.url,
+      RPC_URL: devnet.rpcUrl,
+      NETWORK_PASSPHRASE: devnet.networkPassphrase,
+      ...contractEnv(devnet),
+      SESSION_SECRET: "x".repeat(40),
+      SERVICE_NAME: serviceName,
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_PER_MINUTE: String(o.rateLimit),
+    };
+    const spawnIndexer = (name: string) => {
+      const c = start(name, ["index"], { ...baseEnv, LOG_LEVEL: "info" });
+      children.push(c);
+      return c;
+    };
+    const ports = [await freePort(), await freePort()];
+    const replicas = ports.map((port) => `http://127.0.0.1:${port}`);
+
+    // 1. The topology: a writer, a standby, two replicas; the bulk history indexed.
+    const indexers = [spawnIndexer("index-a")];
+    await until(() => indexers[0]?.saw("indexer active") === true, "index-a to hold the writer lock");
+    indexers.push(spawnIndexer("index-b"));
+    await until(() => indexers[1]?.saw("waiting as a standby") === true, "index-b to wait as a standby");
+    for (const [i, port] of ports.entries())
+      children.push(
+        start(`serve-${i + 1}`, ["serve"], {
+          ...baseEnv,
+          LOG_LEVEL: "warn",
+          PORT: String(port),
+          HOME_DOMAIN: "names.example.test",
+        }),
+      );
+    const setup = client("127.0.0.1");
+    for (const [i, url] of replicas.entries())
+      await untilAsync(async () => {
+        const c = children.find((c) => c.name === `serve-${i + 1}`);
+        if (c?.child.exitCode !== null) throw new GaveUp("it exited");
+        return (await setup.get(`${url}/health`)).status === 200;
+      }, `${url} to serve`).catch((err: Error) => {
+        throw new Error(`${err.message}: ${children.find((c) => c.name === `serve-${i + 1}`)?.tail()}`);
+      });
+    await untilAsync(async () => (await archive.count()) >= bulkEvents, "the bulk history to be indexed");
+    log(`topology up: 2 indexers, 2 replicas (${replicas.join(", ")}), ${bulkEvents} bulk events indexed`);
+
+    // Events keep coming for the rest of the run: a ledger of 1–12 new names every 100 ms.
+    const producer = liveProducer(devnet, rand);
+    cleanup.push(async () => producer.stop());
+
+    // 2. The global limit across the replicas.
+    const rateLimit = await rateLimitCheck(replicas, o.rateLimit, redisUrl, serviceName);
+    log(
+      `rate limit: admitted ${rateLimit.admitted}/${rateLimit.limit} of ${rateLimit.sent} sent within ${rateLimit.windowSeconds.toFixed(1)} s (429: ${rateLimit.limited}, other: ${rateLimit.other}); Redis counted ${rateLimit.redisCount}; per replica ${rateLimit.perReplica.map((r) => `${r.admitted}+${r.limited}`).join(" / ")}`,
+    );
+    if (!rateLimit.ok)
+      failures.push(
+        `rate limit: admitted ${rateLimit.admitted}/${rateLimit.limit}; ${rateLimit.headerProblems.join("; ")}`,
+      );
+
+    // 3. Writer hand-over.
+    await sleep(500 + Math.floor(rand() * 1500));
+    const handover = await handoverCheck({
+      indexers,
+      spawnIndexer,
+      archive,
+      replicas,
+      boundSeconds: handoverBound,
+    });
+    log(
+      `hand-over: writer (pid ${handover.killedPid}) SIGKILLed at ${handover.archivedAtKill} events; standby took the lock after ${fmt(handover.lockTakenSeconds)}, committed after ${fmt(handover.writingSeconds)}, /v1/status advanced after ${fmt(handover.statusAdvancedSeconds)} (bound ${handoverBound} s)`,
+    );
+    if (!handover.ok) failures.push(`hand-over: writing after ${fmt(handover.writingSeconds)}`);
+
+    // 4. PostgreSQL restart under load.
+    const restart = await restartCheck({
+      cluster,
+      archive,
+      replicas,
+      rand,
+      loadSeconds: o.loadSeconds,
+      downSeconds: o.downSeconds ?? 2,
+      clients: o.clients ?? 4,
+      names: bulkEvents - NAMESPACES,
+      boundSeconds: recoveryBound,
+    });
+    log(
+      `restart: ${restart.requests} requests (${Object.entries(restart.byStatus)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(
+          ", ",
+        )}), slowest ${restart.slowestMs} ms, cluster down ${restart.downSeconds.toFixed(1)} s; all 200 again ${fmt(restart.recoverySeconds)} after it was back (bound ${recoveryBound} s); indexing resumed ${fmt(restart.indexingResumedSeconds)} after`,
+    );
+    for (const [s, ok, unavailable, other] of restart.timeline)
+      log(`  second ${String(s).padStart(3)}: 200 ${ok}, 503 ${unavailable}, other ${other}`);
+    if (!restart.ok)
+      failures.push(
+        `restart: ${restart.bad.length} bad answers (${restart.bad.slice(0, 5).join("; ")}), all 200 after ${fmt(restart.recoverySeconds)}, indexing resumed after ${fmt(restart.indexingResumedSeconds)}`,
+      );
+
+    // 5. The archive against the chain.
+    const liveEvents = producer.stop();
+    const chainEvents = bulkEvents + liveEvents;
+    await untilAsync(
+      async () => (await archive.count()) >= chainEvents,
+      "the archive to catch up",
+      120_000,
+    ).catch((err: Error) => failures.push(err.message));
+    const reference = await createTestDatabase("postgres");
+    cleanup.push(() => reference.close());
+    const ref = indexerFor(devnet, reference.db, { concurrency: 2 });
+    await ref.init();
+    await runUntilIdle(ref, 100_000);
+    const referenceIds = (await reference.query<{ id: string }>("select id from events")).map((r) => r.id);
+    if (referenceIds.length !== chainEvents)
+      failures.push(
+        `the uninterrupted run archived ${referenceIds.length} events, the chain has ${chainEvents}`,
+      );
+    const { lost, extra, duplicated, archived } = await archive.compare(referenceIds);
+    const coverage: TopologySuiteResult["coverage"] = [];
+    for (const url of replicas) {
+      const answer = await setup.get(`${url}/v1/coverage`);
+      const body =
+        answer.status === 200 ? (JSON.parse(answer.body) as { complete: boolean; gaps: unknown[] }) : null;
+      coverage.push({ complete: body?.complete === true, gaps: body?.gaps.length ?? -1 });
+    }
+    log(
+      `archive: ${archived} events, chain ${chainEvents} (${liveEvents} produced during the run); lost ${lost}, extra ${extra}, duplicated history rows ${duplicated}; coverage ${coverage.map((c) => `complete ${c.complete}, ${c.gaps} gaps`).join(" / ")}`,
+    );
+    if (lost > 0 || extra > 0 || duplicated > 0 || archived !== chainEvents)
+      failures.push(
+        `archive: ${archived}/${chainEvents}, lost ${lost}, extra ${extra}, duplicated ${duplicated}`,
+      );
+    if (coverage.some((c) => c.gaps !== 0)) failures.push("coverage records a gap (or did not answer)");
+
+    // Every process still running, then stopped cleanly.
+    const running = children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
+    const dead = children.filter((c) => !running.includes(c) && c.child.pid !== handover.killedPid);
+    for (const c of dead) failures.push(`${c.name} exited by itself (${c.child.exitCode}): ${c.tail()}`);
+    for (const c of running) c.child.kill("SIGTERM");
+    const exitCodes = await Promise.all(running.map((c) => c.exited));
+    if (exitCodes.some((code) => code !== 0))
+      failures.push(`exit codes after SIGTERM: ${exitCodes.join(",")}`);
+    setup.close();
+    return {
+      seed: o.seed,
+      chainEvents,
+      liveEvents,
+      archived,
+      lost,
+      extra,
+      duplicated,
+      coverage,
+      rateLimit,
+      handover,
+      restart,
+      exitCodes,
+      failures,
+      ok: failures.length === 0,
+    };
+  } finally {
+    for (const c of children)
+      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
+    await Promise.all(children.map((c) => c.exited));
+    for (const c of cleanup.reverse()) await c().catch(() => undefined);
+  }
+}
+
+// ---- the checks ----
+
+async function rateLimitCheck(
+  replicas: string[],
+  limit: number,
+  redisUrl: string,
+  serviceName: string,
+): Promise<RateLimitResult> {
+  // An address of its own on the loopback network (127.0.0.0/8 is all local), so the limit counts this client
+  // alone and the other checks' clients are not limited.
+  const ip = "127.0.0.2";
+  const http = client(ip);
+  const sent = Math.ceil(limit * 1.5);
+  const paths = ["/health", "/v1/resolve/bulk0/n0", "/v1/status"];
+  const problems: string[] = [];
+  const answers: (Answer & { replica: number })[] = [];
+  const send = async (i: number) => {
+    const replica = i % replicas.length;
+    const answer = await http.get(`${replicas[replica]}${paths[i % paths.length]}`);
+    answers[i] = { ...answer, replica };
+  };
+  const started = performance.now();
+  // The first requests one at a time: RateLimit-Remaining must count down by one whichever replica answers.
+  const sequential = Math.min(20, limit);
+  for (let i = 0; i < sequential; i++) {
+    await send(i);
+    const remaining = Number(answers[i]?.headers["ratelimit-remaining"]);
+    if (remaining !== limit - i - 1)
+      problems.push(
+        `request ${i + 1} (replica ${(answers[i]?.replica ?? 0) + 1}): RateLimit-Remaining ${remaining}, expected ${limit - i - 1}`,
+      );
+  }
+  // The rest 8 at a time.
+  let next = sequential;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < sent) await send(next++);
+    }),
+  );
+  const windowSeconds = (performance.now() - started) / 1000;
+  if (windowSeconds >= 60)
+    problems.push(`the requests took ${windowSeconds.toFixed(1)} s, longer than one window`);
+  const perReplica = replicas.map(() => ({ admitted: 0, limited: 0, limitHeaders: new Set<string>() }));
+  let admitted = 0;
+  let limited = 0;
+  let other = 0;
+  const resets: number[][] = replicas.map(() => []);
+  for (const a of answers) {
+    const r = perReplica[a.replica] as (typeof perReplica)[number];
+    r.limitHeaders.add(String(a.headers["ratelimit-limit"]));
+    resets[a.replica]?.push(Number(a.headers["ratelimit-reset"]));
+    if (a.status === 429) {
+      limited++;
+      r.limited++;
+      if (!(Number(a.headers["retry-after"]) > 0)) problems.push("a 429 without Retry-After");
+      if (a.headers["ratelimit-remaining"] !== "0")
+        problems.push(`a 429 with RateLimit-Remaining ${a.headers["ratelimit-remaining"]}`);
+      if (!a.body.includes('"rate_limited"')) problems.push(`a 429 with body ${a.body.slice(0, 80)}`);
+    } else if (a.status === 200) {
+      admitted++;
+      r.admitted++;
+    } else other++;
+  }
+  for (const [i, r] of perReplica.entries())
+    if (r.limitHeaders.size !== 1 || !r.limitHeaders.has(String(limit)))
+      problems.push(`replica ${i + 1} sent RateLimit-Limit ${[...r.limitHeaders].join(",")}`);
+  // Both replicas read the window's reset from the one Redis key: their last answers agree within a second.
+  const lastResets = resets.map((r) => r.at(-1) ?? Number.NaN);
+  if (Math.max(...lastResets) - Math.min(...lastResets) > 1)
+    problems.push(`RateLimit-Reset apart across replicas: ${lastResets.join(" vs ")}`);
+  // The admitted ones must be the first `limit` (a later request admitted means the count was not shared).
+  const lastAdmitted = answers.findLastIndex((a) => a.status === 200);
+  if (lastAdmitted >= limit + Math.ceil(limit * 0.02))
+    problems.push(`request ${lastAdmitted + 1} was admitted, past the limit`);
+  const redis = new Redis(redisUrl);
+  let redisCount = -1;
+  try {
+    redisCount = Number(await redis.get(`${serviceName}:ratelimit:${ip}`));
+  } finally {
+    redis.disconnect();
+  }
+  if (redisCount !== sent) problems.push(`Redis counted ${redisCount} requests of ${sent}`);
+  http.close();
+  return {
+    limit,
+    sent,
+    admitted,
+    limited,
+    other,
+    redisCount,
+    windowSeconds,
+    perReplica: perReplica.map((r) => ({
+      admitted: r.admitted,
+      limited: r.limited,
+      limitHeaders: [...r.limitHeaders],
+    })),
+    headerProblems: problems,
+    ok:
+      Math.abs(admitted - limit) <= limit * 0.02 &&
+      other === 0 &&
+      admitted + limited === sent &&
+      perReplica.every((r) => r.admitted > 0 && r.limited > 0) &&
+      problems.length === 0,
+  };
+}
+
+async function handoverCheck(o: {
+  indexers: Child[];
+  spawnIndexer: (name: string) => Child;
+  archive: ArchiveReader;
+  replicas: string[];
+  boundSeconds: number;
+}): Promise<HandoverResult> {
+  const writer = o.indexers.find((c) => c.activeCount() > 0 && c.child.exitCode === null);
+  const standby = o.indexers.find((c) => c !== writer && c.child.exitCode === null);
+  if (writer === undefined || standby === undefined)
+    throw new Error("no writer and standby to hand over between");
+  const http = client("127.0.0.3");
+  const processedLedger = async (url: string) => {
+    const a = await http.get(`${url}/v1/status`);
+    if (a.status !== 200) return null;
+    const body = JSON.parse(a.body) as { components: { name: string; ledger?: number | null }[] };
+    return body.components.find((c) => c.name === "Indexer")?.ledger ?? null;
+  };
+  // The processed ledger the replicas report just before the kill; the standby must move it on.
+  const ledgersAtKill = await Promise.all(o.replicas.map(processedLedger));
+  const ledgerAtKill = Math.max(...ledgersAtKill.map((l) => l ?? 0));
+  const activeBefore = standby.activeCount();
+  const killed = performance.now();
+  writer.child.kill("SIGKILL");
+  await writer.exited;
+  // Whatever the writer committed is in; from here on new rows can only come from the standby.
+  const archivedAtKill = await o.archive.count();
+  const elapsed = () => (performance.now() - killed) / 1000;
+  let lockTaken: number | null = null;
+  let writing: number | null = null;
+  let statusAdvanced: number | null = null;
+  const deadline = performance.now() + Math.max(30_000, o.boundSeconds * 3000);
+  while (
+    performance.now() < deadline &&
+    (lockTaken === null || writing === null || statusAdvanced === null)
+  ) {
+    if (lockTaken === null && standby.activeCount() > activeBefore) lockTaken = elapsed();
+    if (writing === null && (await o.archive.count()) > archivedAtKill) writing = elapsed();
+    if (statusAdvanced === null) {
+      const ledgers = await Promise.all(o.replicas.map(processedLedger));
+      if (ledgers.every((l) => l !== null && l > ledgerAtKill)) statusAdvanced = elapsed();
+    }
+    await sleep(20);
+  }
+  http.close();
+  // The killed process comes back as the new standby, so the restart check again has a writer and a standby.
+  const restarted = o.spawnIndexer(`${writer.name}'`);
+  o.indexers.splice(o.indexers.indexOf(writer), 1, restarted);
+  await until(() => restarted.saw("waiting as a standby"), `${restarted.name} to wait as a standby`);
+  return {
+    killedPid: writer.child.pid ?? -1,
+    archivedAtKill,
+    lockTakenSeconds: lockTaken,
+    writingSeconds: writing,
+    statusAdvancedSeconds: statusAdvanced,
+    boundSeconds: o.boundSeconds,
+    ok: writing !== null && writing <= o.boundSeconds && lockTaken !== null,
+  };
+}
+
+async function restartCheck(o: {
+  cluster: PrivatePostgres;
+  archive: ArchiveReader;
+  replicas: string[];
+  rand: () => number;
+  loadSeconds: number;
+  downSeconds: number;
+  clients: number;
+  names: number;
+  boundSeconds: number;
+}): Promise<RestartResult> {
+  interface Sample {
+    start: number;
+    end: number;
+    status: number;
+    ok: boolean;
+    what: string;
+  }
+  const records: Sample[] = [];
+  // Each request from the next of 200 loopback addresses, so the rate limit (per address) stays out of the way.
+  const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`));
+  let sent = 0;
+  let stop = false;
+  const path = () => {
+    const r = o.rand();
+    const name = Math.floor(o.rand() * o.names);
+    const ns = `bulk${name % NAMESPACES}`;
+    // Spread over every name, so most resolves miss the cache and reach the database.
+    if (r < 0.45) return `/v1/resolve/${ns}/n${name}`;
+    if (r < 0.9) return `/v1/names/${ns}/n${name}`;
+    return "/v1/status";
+  };
+  const load = Array.from({ length: o.clients }, async () => {
+    while (!stop) {
+      const i = sent++;
+      const url = `${o.replicas[i % o.replicas.length]}${path()}`;
+      const start = performance.now();
+      const a = await (addresses[i % addresses.length] as HttpClient).get(url, HANG_MS);
+      const end = performance.now();
+      records.push({
+        start,
+        end,
+        status: a.status,
+        ok: wellFormed(a),
+        what: `${a.status} ${url} ${a.error ?? a.body.slice(0, 120)}`,
+      });
+    }
+  });
+  await sleep(o.loadSeconds * 1000);
+  const stopping = performance.now();
+  await o.cluster.halt();
+  const stopped = performance.now();
+  await sleep(o.downSeconds * 1000);
+  await o.cluster.start();
+  const up = performance.now();
+  const archivedAtUp = await untilValue(() => o.archive.count());
+  let resumed: number | null = null;
+  const watch = (async () => {
+    while (!stop) {
+      if (resumed === null && (await o.archive.count().catch(() => 0)) > archivedAtUp)
+        resumed = (performance.now() - up) / 1000;
+      await sleep(50);
+    }
+  })();
+  // Load goes on for at least `loadSeconds` after the cluster is back, and until indexing has resumed and every
+  // answer of the last 3 s was 200 (or the recovery bound plus 3 s has passed: then it failed).
+  const since = (t: number) => (performance.now() - t) / 1000;
+  const lastBad = () => records.reduce((m, r) => (r.status === 200 ? m : Math.max(m, r.start)), up);
+  while (
+    since(up) < o.boundSeconds + 3 &&
+    (since(up) < o.loadSeconds || resumed === null || since(lastBad()) < 3)
+  )
+    await sleep(100);
+  stop = true;
+  await Promise.all(load);
+  await watch;
+  for (const c of addresses) c.close();
+
+  const byStatus: Record<string, number> = {};
+  for (const r of records) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
+  const bad = records.filter((r) => !r.ok).map((r) => r.what);
+  const lastNot200 = records
+    .filter((r) => r.status !== 200)
+    .reduce((m, r) => Math.max(m, r.start), -Infinity);
+  const recoverySeconds = lastNot200 === -Infinity ? 0 : Math.max(0, (lastNot200 - up) / 1000);
+  // Seconds from the stop; answers per second by when they started.
+  const timeline: [number, number, number, number][] = [];
+  for (const r of records) {
+    const s = Math.floor((r.start - stopping) / 1000);
+    if (s < -1) continue;
+    let row = timeline.find((t) => t[0] === s);
+    if (row === undefined) {
+      row = [s, 0, 0, 0];
+      timeline.push(row);
+    }
+    if (r.status === 200) row[1]++;
+    else if (r.status === 503) row[2]++;
+    else row[3]++;
+  }
+  timeline.sort((a, b) => a[0] - b[0]);
+  const lastSecond = timeline.at(-1);
+  return {
+    requests: records.length,
+    byStatus,
+    bad,
+    slowestMs: Math.round(records.reduce((m, r) => Math.max(m, r.end - r.start), 0)),
+    downSeconds: (up - stopped) / 1000,
+    recoverySeconds,
+    timeline,
+    indexingResumedSeconds: resumed,
+    boundSeconds: o.boundSeconds,
+    ok:
+      bad.length === 0 &&
+      recoverySeconds <= o.boundSeconds &&
+      resumed !== null &&
+      (byStatus["503"] ?? 0) > 0 &&
+      lastSecond !== undefined &&
+      lastSecond[1] > 0,
+  };
+}
+
+/** 200, or 503 `database_unavailable` with Retry-After; nothing else (not a 500, not a hang). */
+function wellFormed(a: Answer): boolean {
+  if (a.status === 200) return true;
+  if (a.status !== 503) return false;
+  if (!(Number(a.headers["retry-after"]) > 0)) return false;
+  try {
+    return (JSON.parse(a.body) as { error?: string }).error === "database_unavailable";
+  } catch {
+    return false;
+  }
+}
+
+// ---- the live chain ----
+
+/** Appends a ledger of 1–12 `name_v1` issues every 100 ms; `stop()` returns how many events it appended. */
+function liveProducer(devnet: NamingDevnet, rand: () => number): { stop(): number } {
+  const namespaces = devnet.bulk?.namespaces ?? [];
+  let appended = 0;
+  let label = 0;
+  const tick = () => {
+    const n = 1 + Math.floor(rand() * 12);
+    const batch: SyntheticEvent[] = [];
+    for (let i = 0; i < n; i++) {
+      const ns = namespaces[label % namespaces.length];
+      if (ns === undefined) throw new Error("the bulk scenario has no namespaces");
+      const name = `live${label++}`;
+      const holder = bulkHolder(label % 200).publicKey();
+      const { topics, data } = encodeEvent({
+        type: "name_v1",
+        node: nameNode(name, ns.label),
+        generation: 1n,
+        data: { label: name, action: "issue", holder, address: holder, expiresAt: 0n },
+      });
+      batch.push({ contractId: ns.registrar, topics, value: data });
+    }
+    devnet.chain.appendSyntheticLedger(batch);
+    appended += n;
+  };
+  const timer = setInterval(tick, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return appended;
+    },
+  };
+}
+
+// ---- processes, HTTP, the archive ----
+
+interface Child {
+  name: string;
+  child: ChildProcess;
+  saw(text: string): boolean;
+  /** How many times it logged that it holds the writer lock. */
+  activeCount(): number;
+  tail(): string;
+  exited: Promise<number | null>;
+}
+
+function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let active = 0;
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString();
+    active += text.split("indexer active").length - 1;
+    out = (out + text).slice(-200_000);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    name,
+    child,
+    saw: (text) => out.includes(text),
+    activeCount: () => active,
+    tail: () => out.slice(-2000),
+    exited,
+  };
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  ms: number;
+  error?: string;
+}
+
+interface HttpClient {
+  get(url: string, timeoutMs?: number): Promise<Answer>;
+  close(): void;
+}
+
+/** GETs from one local address (kept-alive connections); status 0 for a timeout, -1 for a connection error. */
+function client(localAddress: string): HttpClient {
+  const agent = new Agent({ keepAlive: true, localAddress } as ConstructorParameters<typeof Agent>[0]);
+  return {
+    get: (url, timeoutMs = 30_000) =>
+      new Promise<Answer>((resolve) => {
+        const started = performance.now();
+        const ms = () => Math.round(performance.now() - started);
+        const req = request(url, { agent, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? -1,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString(),
+              ms: ms(),
+            }),
+          );
+          res.on("error", (err) =>
+            resolve({ status: -1, headers: {}, body: "", ms: ms(), error: err.message }),
+          );
+        });
+        req.on("error", (err) =>
+          resolve({
+            status: err.name === "AbortError" || err.name === "TimeoutError" ? 0 : -1,
+            headers: {},
+            body: "",
+            ms: ms(),
+            error: `${err.name}: ${err.message}`,
+          }),
+        );
+        req.end();
+      }),
+    close: () => agent.destroy(),
+  };
+}
+
+interface ArchiveReader {
+  count(): Promise<number>;
+  compare(
+    referenceIds: string[],
+  ): Promise<{ lost: number; extra: number; duplicated: number; archived: number }>;
+  close(): Promise<void>;
+}
+
+/** Reads the archive on the cluster through a connection of its own, reconnecting after the restart. */
+function archiveReader(url: string): ArchiveReader {
+  let current: pg.Client | null = null;
+  const connection = async () => {
+    if (current !== null) return current;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    c.on("error", () => {
+      if (current === c) current = null;
+    });
+    await c.connect();
+    current = c;
+    return c;
+  };
+  const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
+    const c = await connection();
+    try {
+      return (await c.query<T>(sql, params)).rows;
+    } catch (err) {
+      if (current === c) current = null;
+      await c.end().catch(() => undefined);
+      throw err;
+    }
+  };
+  const n = async (sql: string, params: unknown[] = []) =>
+    Number((await query<{ n: string }>(sql, params))[0]?.n ?? 0);
+  return {
+    count: () => n("select count(*) as n from events"),
+    compare: async (ids) => ({
+      lost: await n(
+        "select count(*) as n from unnest($1::text[]) as ref(id) where not exists (select 1 from events e where e.id = ref.id)",
+        [ids],
+      ),
+      extra: await n("select count(*) as n from events where not (id = any($1::text[]))", [ids]),
+      duplicated:
+        (await n("select count(*) - count(distinct id) as n from events")) +
+        (await n("select count(*) - count(distinct (event_id, node)) as n from name_history")),
+      archived: await n("select count(*) as n from events"),
+    }),
+    close: async () => {
+      await current?.end().catch(() => undefined);
+      current = null;
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === "string") throw new Error("no free port");
+  return address.port;
+}
+
+/** Thrown by a check to stop waiting at once. */
+class GaveUp extends Error {}
+
+async function until(check: () => boolean, what: string, ms = 120_000): Promise<void> {
+  return untilAsync(async () => check(), what, ms);
+}
+
+async function untilAsync(check: () => Promise<boolean>, what: string, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (
+      await check().catch((err: unknown) => {
+        if (err instanceof GaveUp) throw err;
+        return false;
+      })
+    )
+      return;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function untilValue<T>(read: () => Promise<T>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      if (Date.now() > end) throw err;
+      await sleep(20);
+    }
+  }
+}
+
+const fmt = (x: number | null) => (x === null ? "never" : `${x.toFixed(2)} s`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
