@@ -83,7 +83,15 @@ export interface RestartResult {
   /** Answers other than 200 or a well-formed 503 database_unavailable with Retry-After (incl. hangs). */
   bad: string[];
   slowestMs: number;
+  /** From `pg_ctl stop -m fast` returning to `pg_ctl start` returning (the cluster accepting connections). */
   downSeconds: number;
+  /** How long `pg_ctl stop -m fast` and `pg_ctl start -w` took. */
+  stopSeconds: number;
+  startSeconds: number;
+  /** First and last 503 (by when the request started), in seconds from the stop command. */
+  unavailableSeconds: [number, number] | null;
+  /** /v1/status answers (all 200) that said the database was down. */
+  statusSawDown: number;
   /** From the cluster accepting connections again to the start of the first request after which all were 200. */
   recoverySeconds: number | null;
   /** Per second from the stop: [second, 200s, 503s, other]. */
@@ -184,9 +192,9 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
 
     // 1. The topology: a writer, a standby, two replicas; the bulk history indexed.
     const indexers = [spawnIndexer("index-a")];
-    await until(() => indexers[0]?.saw("indexer active") === true, "index-a to hold the writer lock");
+    await until(() => indexers[0]?.role() === "writer", "index-a to hold the writer lock");
     indexers.push(spawnIndexer("index-b"));
-    await until(() => indexers[1]?.saw("waiting as a standby") === true, "index-b to wait as a standby");
+    await until(() => indexers[1]?.role() === "standby", "index-b to wait as a standby");
     for (const [i, port] of ports.entries())
       children.push(
         start(`serve-${i + 1}`, ["serve"], {
@@ -253,7 +261,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
         .map(([k, v]) => `${k}: ${v}`)
         .join(
           ", ",
-        )}), slowest ${restart.slowestMs} ms, cluster down ${restart.downSeconds.toFixed(1)} s; all 200 again ${fmt(restart.recoverySeconds)} after it was back (bound ${recoveryBound} s); indexing resumed ${fmt(restart.indexingResumedSeconds)} after`,
+        )}), slowest ${restart.slowestMs} ms; stop took ${restart.stopSeconds.toFixed(1)} s, cluster down ${restart.downSeconds.toFixed(1)} s (start took ${restart.startSeconds.toFixed(1)} s), 503s from ${restart.unavailableSeconds?.map((x) => x.toFixed(1)).join(" to ") ?? "never"} s after the stop command, /v1/status said Database down ${restart.statusSawDown}×; all 200 again ${fmt(restart.recoverySeconds)} after it was back (bound ${recoveryBound} s); indexing resumed ${fmt(restart.indexingResumedSeconds)} after`,
     );
     for (const [s, ok, unavailable, other] of restart.timeline)
       log(`  second ${String(s).padStart(3)}: 200 ${ok}, 503 ${unavailable}, other ${other}`);
@@ -443,8 +451,9 @@ async function handoverCheck(o: {
   replicas: string[];
   boundSeconds: number;
 }): Promise<HandoverResult> {
-  const writer = o.indexers.find((c) => c.activeCount() > 0 && c.child.exitCode === null);
-  const standby = o.indexers.find((c) => c !== writer && c.child.exitCode === null);
+  const alive = o.indexers.filter((c) => c.child.exitCode === null);
+  const writer = alive.find((c) => c.role() === "writer");
+  const standby = alive.find((c) => c.role() === "standby");
   if (writer === undefined || standby === undefined)
     throw new Error("no writer and standby to hand over between");
   const http = client("127.0.0.3");
@@ -484,7 +493,7 @@ async function handoverCheck(o: {
   // The killed process comes back as the new standby, so the restart check again has a writer and a standby.
   const restarted = o.spawnIndexer(`${writer.name}'`);
   o.indexers.splice(o.indexers.indexOf(writer), 1, restarted);
-  await until(() => restarted.saw("waiting as a standby"), `${restarted.name} to wait as a standby`);
+  await until(() => restarted.role() === "standby", `${restarted.name} to wait as a standby`);
   return {
     killedPid: writer.child.pid ?? -1,
     archivedAtKill,
@@ -519,6 +528,7 @@ async function restartCheck(o: {
   const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`));
   let sent = 0;
   let stop = false;
+  let statusSawDown = 0;
   const path = () => {
     const r = o.rand();
     const name = Math.floor(o.rand() * o.names);
@@ -535,11 +545,14 @@ async function restartCheck(o: {
       const start = performance.now();
       const a = await (addresses[i % addresses.length] as HttpClient).get(url, HANG_MS);
       const end = performance.now();
+      // /v1/status answers 200 throughout: a database outage is a component state there, not an error.
+      const isStatus = url.endsWith("/v1/status");
+      if (isStatus && a.status === 200 && databaseDown(a.body)) statusSawDown++;
       records.push({
         start,
         end,
         status: a.status,
-        ok: wellFormed(a),
+        ok: isStatus ? a.status === 200 : wellFormed(a),
         what: `${a.status} ${url} ${a.error ?? a.body.slice(0, 120)}`,
       });
     }
@@ -549,6 +562,7 @@ async function restartCheck(o: {
   await o.cluster.halt();
   const stopped = performance.now();
   await sleep(o.downSeconds * 1000);
+  const starting = performance.now();
   await o.cluster.start();
   const up = performance.now();
   const archivedAtUp = await untilValue(() => o.archive.count());
@@ -581,6 +595,9 @@ async function restartCheck(o: {
     .filter((r) => r.status !== 200)
     .reduce((m, r) => Math.max(m, r.start), -Infinity);
   const recoverySeconds = lastNot200 === -Infinity ? 0 : Math.max(0, (lastNot200 - up) / 1000);
+  const unavailable = records.filter((r) => r.status === 503).map((r) => (r.start - stopping) / 1000);
+  const unavailableSeconds: [number, number] | null =
+    unavailable.length === 0 ? null : [Math.min(...unavailable), Math.max(...unavailable)];
   // Seconds from the stop; answers per second by when they started.
   const timeline: [number, number, number, number][] = [];
   for (const r of records) {
@@ -603,6 +620,10 @@ async function restartCheck(o: {
     bad,
     slowestMs: Math.round(records.reduce((m, r) => Math.max(m, r.end - r.start), 0)),
     downSeconds: (up - stopped) / 1000,
+    stopSeconds: (stopped - stopping) / 1000,
+    startSeconds: (up - starting) / 1000,
+    unavailableSeconds,
+    statusSawDown,
     recoverySeconds,
     timeline,
     indexingResumedSeconds: resumed,
@@ -612,9 +633,19 @@ async function restartCheck(o: {
       recoverySeconds <= o.boundSeconds &&
       resumed !== null &&
       (byStatus["503"] ?? 0) > 0 &&
+      statusSawDown > 0 &&
       lastSecond !== undefined &&
       lastSecond[1] > 0,
   };
+}
+
+function databaseDown(body: string): boolean {
+  try {
+    const status = JSON.parse(body) as { components?: { name: string; state: string }[] };
+    return status.components?.find((c) => c.name === "Database")?.state === "down";
+  } catch {
+    return false;
+  }
 }
 
 /** 200, or 503 `database_unavailable` with Retry-After; nothing else (not a 500, not a hang). */
@@ -669,9 +700,10 @@ function liveProducer(devnet: NamingDevnet, rand: () => number): { stop(): numbe
 interface Child {
   name: string;
   child: ChildProcess;
-  saw(text: string): boolean;
   /** How many times it logged that it holds the writer lock. */
   activeCount(): number;
+  /** What it last logged: holding the writer lock, or waiting as a standby. */
+  role(): "writer" | "standby" | null;
   tail(): string;
   exited: Promise<number | null>;
 }
@@ -680,9 +712,12 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let active = 0;
+  let role: "writer" | "standby" | null = null;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString();
     active += text.split("indexer active").length - 1;
+    const [w, s] = [text.lastIndexOf("indexer active"), text.lastIndexOf("waiting as a standby")];
+    if (w !== -1 || s !== -1) role = w > s ? "writer" : "standby";
     out = (out + text).slice(-200_000);
   };
   child.stdout?.on("data", collect);
@@ -691,8 +726,8 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
   return {
     name,
     child,
-    saw: (text) => out.includes(text),
     activeCount: () => active,
+    role: () => role,
     tail: () => out.slice(-2000),
     exited,
   };
