@@ -463,15 +463,14 @@ async function handoverCheck(o: {
     const body = JSON.parse(a.body) as { components: { name: string; ledger?: number | null }[] };
     return body.components.find((c) => c.name === "Indexer")?.ledger ?? null;
   };
-  // The processed ledger the replicas report just before the kill; the standby must move it on.
-  const ledgersAtKill = await Promise.all(o.replicas.map(processedLedger));
-  const ledgerAtKill = Math.max(...ledgersAtKill.map((l) => l ?? 0));
   const activeBefore = standby.activeCount();
   const killed = performance.now();
   writer.child.kill("SIGKILL");
   await writer.exited;
-  // Whatever the writer committed is in; from here on new rows can only come from the standby.
+  // Whatever the writer committed is in; from here on new rows can only come from the standby, and only the
+  // standby can move the processed ledger the replicas report past its value now.
   const archivedAtKill = await o.archive.count();
+  const ledgerAtKill = await o.archive.processedLedger();
   const elapsed = () => (performance.now() - killed) / 1000;
   let lockTaken: number | null = null;
   let writing: number | null = null;
@@ -786,6 +785,8 @@ function client(localAddress: string): HttpClient {
 
 interface ArchiveReader {
   count(): Promise<number>;
+  /** The indexer's processed ledger as committed (what /v1/status reports as the Indexer's ledger). */
+  processedLedger(): Promise<number>;
   compare(
     referenceIds: string[],
   ): Promise<{ lost: number; extra: number; duplicated: number; archived: number }>;
@@ -819,6 +820,7 @@ function archiveReader(url: string): ArchiveReader {
     Number((await query<{ n: string }>(sql, params))[0]?.n ?? 0);
   return {
     count: () => n("select count(*) as n from events"),
+    processedLedger: () => n("select max(processed_ledger) as n from indexer_state"),
     compare: async (ids) => ({
       lost: await n(
         "select count(*) as n from unnest($1::text[]) as ref(id) where not exists (select 1 from events e where e.id = ref.id)",
