@@ -8,8 +8,15 @@ import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
+import {
+  FastPathSlot,
+  FastResolve,
+  type GlobalLimitCheck,
+  type Handler,
+  recordFastResolve,
+} from "./fast-resolve.ts";
 import { loggerOptions } from "./logger.ts";
-import { registerCors } from "./plugins/cors.ts";
+import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
@@ -79,6 +86,8 @@ export interface AppDeps {
   readonly chainClient?: ChainClient;
   /** The process's metrics, shared with an indexer in the same process; default: a registry of the app's own. */
   readonly metrics?: ServiceMetrics;
+  /** False: every request goes through Fastify (the fast path's tests compare both). Default on. */
+  readonly fastResolve?: boolean;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -111,6 +120,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       ? Fastify({ ...options, logger: loggerOptions(config) })
       : Fastify({ ...options, loggerInstance: deps.logger });
   const app: App = fastify.withTypeProvider<ZodTypeProvider>();
+  // The fast resolve path sits in front of Fastify's own request listener (fast-resolve.ts). The listener is
+  // swapped rather than given through `serverFactory`, which would have to repeat every server setting Fastify
+  // applies to the server it creates.
+  const fastPath = new FastPathSlot();
+  const [fastifyListener] = app.server.listeners("request") as Handler[];
+  if (fastifyListener !== undefined) {
+    app.server.removeAllListeners("request");
+    app.server.on("request", fastPath.listener(fastifyListener));
+  }
   // Beyond this many open connections new ones are refused at accept, before they cost a request each.
   app.server.maxConnections = config.http.maxConnections;
   // Headers must arrive within the request timeout too (Node's default is a minute on its own).
@@ -150,9 +168,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
     const routeDeps: RouteDeps = { ...base, resolution: await resolutionServicesOf(app, base) };
-    if (config.metricsEnabled) {
+    const metrics = config.metricsEnabled ? (deps.metrics ?? new ServiceMetrics()) : null;
+    if (metrics !== null) {
       registerMetrics(app, {
-        metrics: deps.metrics ?? new ServiceMetrics(),
+        metrics,
         db: deps.db,
         config,
         cache: routeDeps.resolution.cache,
@@ -191,6 +210,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(intentRoutes, market);
       await scope.register(historyRoutes, market);
     });
+    if (deps.fastResolve !== false) {
+      fastPath.fast = new FastResolve({
+        resolution: routeDeps.resolution,
+        limit: (app as unknown as { createRateLimit(): GlobalLimitCheck }).createRateLimit(),
+        corsHeaders: PUBLIC_GET_HEADERS,
+        trustProxy: config.trustProxy,
+        logger: app.log,
+        metrics,
+      });
+      recordFastResolve(app, fastPath.fast);
+    }
   } catch (error) {
     // Whatever was opened so far (the Redis connection) closes with the app; the first failure is the news.
     await app.close().catch(() => {});

@@ -36,6 +36,13 @@ const PUBLIC: FastifyCorsOptions = {
 
 const PRIVATE: FastifyCorsOptions = { origin: false };
 
+/** What the plugin adds to a GET of a public path, in its order (the fast resolve path sends the same). */
+export const PUBLIC_GET_HEADERS: Readonly<Record<string, string>> = {
+  vary: "Origin",
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": EXPOSED_HEADERS.join(", "),
+};
+
 export function isPublicPath(url: string, prefixes: readonly string[] = PUBLIC_PREFIXES): boolean {
   const path = url.split("?", 1)[0] ?? url;
   return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));

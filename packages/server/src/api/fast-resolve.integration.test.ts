@@ -1,0 +1,128 @@
+// The fast resolve path (fast-resolve.ts) against the Fastify route it stands in for, over real HTTP on the
+// indexed demo: the same status, headers and body for a hit; one global limit across both paths; and everything
+// it must not answer — misses, expired names, odd paths, HEAD, a reached limit — left to Fastify.
+import type { NamingDevnet } from "@namereg/devnet";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testConfig } from "../../test/fixtures/config.ts";
+import type { TestDatabase } from "../../test/fixtures/database.ts";
+import { indexDemo } from "../../test/fixtures/demo.ts";
+import type { Env } from "../config/load.ts";
+import { type App, buildApp } from "./app.ts";
+import { fastResolveOf } from "./fast-resolve.ts";
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(base + path, { headers });
+  const all: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    if (key !== "date") all[key] = value;
+  });
+  return { status: response.status, headers: all, body: await response.text() };
+}
+
+describe("the fast resolve path", () => {
+  let devnet: NamingDevnet;
+  let database: TestDatabase;
+  const apps: App[] = [];
+  let wall = Date.now();
+  const start = async (env: Env, fastResolve = true): Promise<{ app: App; base: string }> => {
+    const app = await buildApp({
+      config: testConfig(env),
+      db: database,
+      redis: null,
+      fastResolve,
+      now: () => new Date(wall),
+    });
+    apps.push(app);
+    return { app, base: await app.listen({ port: 0, host: "127.0.0.1" }) };
+  };
+  beforeAll(async () => {
+    ({ devnet, database } = await indexDemo("pglite"));
+  }, 120_000);
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await devnet?.stop();
+    await database?.close();
+  });
+
+  it("answers a hit with the status, headers and body Fastify gives it", async () => {
+    const fast = await start({});
+    const plain = await start({}, false);
+    // The first round fills the fast app's cache on its first request; every later request there is a hit.
+    const rounds: [Record<string, string>, number][] = [
+      [{}, 1],
+      [{ origin: "https://wallet.example" }, 3],
+    ];
+    for (const [headers, servedAfter] of rounds) {
+      const viaFastify = [await get(plain.base, "/v1/resolve/acme/alice", headers)];
+      viaFastify.push(await get(plain.base, "/v1/resolve/acme/alice", headers));
+      const miss = await get(fast.base, "/v1/resolve/acme/alice", headers);
+      const hit = await get(fast.base, "/v1/resolve/acme/alice", headers);
+      expect(fastResolveOf(fast.app)?.served).toBe(servedAfter);
+      expect(hit).toEqual(viaFastify[1]);
+      expect(miss).toEqual(viaFastify[0]);
+      expect(hit.status).toBe(200);
+      expect(JSON.parse(hit.body)).toMatchObject({ name: "alice.acme", ownership: "permanent" });
+      expect(hit.headers).toMatchObject({
+        "access-control-allow-origin": "*",
+        "content-type": "application/json; charset=utf-8",
+        "ratelimit-limit": "600",
+      });
+    }
+    expect(fastResolveOf(plain.app)).toBeNull();
+  });
+
+  it("counts one global limit across both paths, and leaves the 429 to Fastify", async () => {
+    const { app, base } = await start({ RATE_LIMIT_PER_MINUTE: "3" });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await get(base, "/v1/resolve/acme/alice"));
+    expect(answers.map((a) => [a.status, a.headers["ratelimit-remaining"]])).toEqual([
+      [200, "2"],
+      [200, "1"],
+      [200, "0"],
+      [429, "0"],
+    ]);
+    expect(JSON.parse(answers[3]?.body ?? "")).toMatchObject({ error: "rate_limited" });
+    expect(answers[3]?.headers["retry-after"]).toBeDefined();
+    // The first was a miss (Fastify fills the cache); the next two were hits served here; the 429 was not.
+    expect(fastResolveOf(app)?.served).toBe(2);
+  });
+
+  it("keys the limit by the client address Fastify sees behind a trusted proxy", async () => {
+    const { app, base } = await start({ RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "true" });
+    const from = (ip: string) => get(base, "/v1/resolve/acme/alice", { "x-forwarded-for": ip });
+    expect((await from("10.0.0.1")).status).toBe(200);
+    expect((await from("10.0.0.1")).status).toBe(200);
+    expect((await from("10.0.0.1")).status).toBe(429);
+    expect((await from("10.0.0.2")).status).toBe(200);
+    expect(fastResolveOf(app)?.served).toBe(2);
+  });
+
+  it("leaves misses, odd paths, HEAD and expired names to Fastify", async () => {
+    const { app, base } = await start({});
+    const served = () => fastResolveOf(app)?.served;
+    expect((await get(base, "/v1/resolve/acme/bob")).status).toBe(200);
+    expect((await get(base, "/v1/resolve/acme/bob")).status).toBe(200);
+    expect(served()).toBe(1);
+    // Upper case is lower-cased by the route; percent-encoding and a trailing slash are the router's business.
+    expect(JSON.parse((await get(base, "/v1/resolve/ACME/Bob")).body)).toMatchObject({ name: "bob.acme" });
+    expect((await get(base, "/v1/resolve/acme/%62ob")).status).toBe(200);
+    expect((await get(base, "/v1/resolve/acme/bob/")).status).toBe(404);
+    expect((await fetch(`${base}/v1/resolve/acme/bob`, { method: "HEAD" })).status).toBe(200);
+    expect((await get(base, "/v1/resolve/acme/nobody")).status).toBe(404);
+    expect((await get(base, "/v1/resolve/acme/nobody")).status).toBe(404);
+    expect(served()).toBe(1);
+    // bob.acme is timed: once the clock passes its expiry the cached answer is never served again.
+    wall = Date.UTC(2100, 0, 1);
+    const expired = await get(base, "/v1/resolve/acme/bob");
+    expect(expired.status).toBe(404);
+    expect(JSON.parse(expired.body)).toMatchObject({ error: "name_expired" });
+    expect(served()).toBe(1);
+    wall = Date.now();
+  });
+});
