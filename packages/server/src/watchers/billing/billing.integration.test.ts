@@ -276,6 +276,30 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
     expect((await roster(await h.app(PAST))).labels).toContain("forsale");
   });
 
+  it("quarantines a payment made before its namespace existed, however late the watcher decides it", async () => {
+    // Decided promptly (the indexer at the payment's ledger) the node is unknown; a watcher catching up after
+    // the namespace was allocated must decide the same, not credit a namespace that did not exist when paid.
+    const label = `l${Date.now().toString(36)}`;
+    const paid = await h.payFor(payers.plain, label, "10");
+    const { Wallet } = await import("@namereg/devnet");
+    const wallet = new Wallet({
+      rpcUrl: h.devnet.rpcUrl,
+      networkPassphrase: h.devnet.networkPassphrase,
+      settle: async () => void h.devnet.closeLedger(),
+    });
+    await wallet.invoke(demoKeypair("admin"), h.devnet.contracts.allocator, AllocatorFns.reserve, {
+      label,
+      owner: demoKeypair("newco").publicKey(),
+    });
+    await h.sync();
+    expect(await h.payment(paid.id)).toMatchObject({
+      state: "quarantined",
+      reason: "unknown_namespace",
+      periods: null,
+    });
+    expect(await h.subscription(label)).toBeUndefined();
+  });
+
   it("counts an empty poll as a poll: the cursor age falls back to zero", async () => {
     h.clock.offsetMs = 90_000;
     try {

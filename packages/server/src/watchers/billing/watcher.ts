@@ -106,10 +106,12 @@ export class BillingWatcher {
       .select({ label: namespaces.label, allocatedLedger: namespaces.allocatedLedger })
       .from(namespaces)
       .where(eq(namespaces.node, verdict.node));
-    if (namespace === undefined) {
-      // Unknown to the mirror: certain only once the indexer has passed the payment's ledger (a namespace
-      // allocated in that ledger or before would be in the mirror by then).
-      if (processed === null || processed < payment.ledger) return "wait";
+    // Unknown when paid: not in the mirror, or allocated only after the payment's ledger. Judged as of the
+    // payment, so a watcher deciding late (after downtime, a crash) quarantines what a prompt one would have.
+    if (namespace === undefined || namespace.allocatedLedger > payment.ledger) {
+      // Certain only once the indexer has passed the payment's ledger (a namespace allocated in that ledger or
+      // before would be in the mirror by then).
+      if (namespace === undefined && (processed === null || processed < payment.ledger)) return "wait";
       await quarantine(this.#o.db, payment.id, "unknown_namespace");
       return "quarantined";
     }
