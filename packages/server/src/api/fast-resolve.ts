@@ -53,15 +53,20 @@ export class FastResolve {
 
   /** Answers `req` when it is a cache hit it can serve in full; otherwise hands it to `next` (Fastify). */
   handle(req: IncomingMessage, res: ServerResponse, next: Handler): void {
+    if (!this.#serve(req, res, next)) next(req, res);
+  }
+
+  /** False when the request is not a servable hit (then nothing was sent, nothing counted). */
+  #serve(req: IncomingMessage, res: ServerResponse, next: Handler): boolean {
     const url = req.url ?? "";
-    if (req.method !== "GET" || !url.startsWith(PREFIX)) return next(req, res);
+    if (req.method !== "GET" || !url.startsWith(PREFIX)) return false;
     const start = performance.now();
     const q = url.indexOf("?");
     const path = url.slice(PREFIX.length, q === -1 ? undefined : q);
     const slash = path.indexOf("/");
     const namespace = path.slice(0, slash);
     const label = path.slice(slash + 1);
-    if (slash <= 0 || !PLAIN.test(namespace) || !PLAIN.test(label)) return next(req, res);
+    if (slash <= 0 || !PLAIN.test(namespace) || !PLAIN.test(label)) return false;
     const { cache, clock, counter } = this.#d.resolution;
     // The cache holds only names that passed the route's validation, so a hit needs no validation of its own.
     const name = `${label}.${namespace}`;
@@ -74,7 +79,10 @@ export class FastResolve {
       (limit) => {
         // A reached limit (or a store error) is Fastify's to answer; it counts the request once more, which
         // changes nothing for a client that is over the limit already.
-        if (limit.max === undefined || limit.isExceeded === true) return next(req, res);
+        if (limit.max === undefined || limit.isExceeded === true) {
+          next(req, res);
+          return;
+        }
         cache.stats.hits++;
         counter.increment(node);
         this.served++;
@@ -99,6 +107,7 @@ export class FastResolve {
       },
       () => next(req, res),
     );
+    return true;
   }
 
   /** Fastify's request log line, when request logging is on (LOG_LEVEL info or below). */
