@@ -72,8 +72,7 @@ export class FastResolve {
     const name = `${label}.${namespace}`;
     const node = cache.nodeOf(name);
     const entry = node === undefined ? undefined : cache.get(node);
-    if (node === undefined || entry?.kind !== "found" || clock.isExpired(entry.expiresAt))
-      return next(req, res);
+    if (node === undefined || entry?.kind !== "found" || clock.isExpired(entry.expiresAt)) return false;
     const ip = this.#clientIp(req);
     this.#d.limit({ ip, routeOptions: { config: {} } }).then(
       (limit) => {
