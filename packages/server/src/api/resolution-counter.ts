@@ -1,5 +1,5 @@
 // Successful resolutions per name (name_stats), counted without touching the database on the resolve path:
-// increments land in memory and a flush adds each node's delta with one UPSERT per batch, every second and on
+// increments land in memory and a flush adds each node's delta with one UPSERT, every second and on
 // close. Readers add this process's unflushed delta to the stored count.
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -7,8 +7,6 @@ import { nameStats } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 
 export const FLUSH_INTERVAL_MS = 1_000;
-/** Rows per UPSERT statement, well under PostgreSQL's 65,535 bind parameters. */
-const ROWS_PER_STATEMENT = 5_000;
 
 export class ResolutionCounter {
   readonly #db: Db;
@@ -62,26 +60,21 @@ export class ResolutionCounter {
     if (this.#pending.size === 0) return;
     this.#inflight = this.#pending;
     this.#pending = new Map();
-    const rows = [...this.#inflight].map(([node, resolutions]) => ({
-      node,
-      resolutions: BigInt(resolutions),
-    }));
+    // Sorted, so two replicas' flushes lock shared rows in one order and cannot deadlock. The whole batch goes as
+    // two text parameters unnested by PostgreSQL: building a multi-row VALUES with the query builder cost ~10% of
+    // the API's CPU under load and stalled the event loop for tens of milliseconds per flush.
+    const nodes = [...this.#inflight.keys()].sort();
+    const counts = nodes.map((node) => this.#inflight.get(node) ?? 0);
     try {
-      await this.#db.transaction(async (tx) => {
-        for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-          await tx
-            .insert(nameStats)
-            .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-            .onConflictDoUpdate({
-              target: nameStats.node,
-              set: { resolutions: sql`${nameStats.resolutions} + excluded.resolutions` },
-            });
-        }
-      });
+      await this.#db.execute(sql`
+        insert into ${nameStats} (node, resolutions)
+        select node, n from unnest(string_to_array(${nodes.join(",")}, ','),
+                                   string_to_array(${counts.join(",")}, ',')::bigint[]) as batch(node, n)
+        on conflict (node) do update set resolutions = ${nameStats.resolutions} + excluded.resolutions`);
     } catch (err) {
       // Counts are not worth failing anything for, but they are worth not losing: retry with the next batch.
       for (const [node, n] of this.#inflight) this.#pending.set(node, (this.#pending.get(node) ?? 0) + n);
-      this.#log.warn({ err, nodes: rows.length }, "could not store resolution counts; will retry");
+      this.#log.warn({ err, nodes: nodes.length }, "could not store resolution counts; will retry");
     } finally {
       this.#inflight = new Map();
     }
