@@ -71,7 +71,15 @@ function wrkGenerator(): LoadGenerator {
     writeFileSync(file, `${paths.join("\n")}\n`);
     const { stdout } = await run(
       "wrk",
-      ["-t1", `-c${o.connections}`, `-d${Math.max(1, Math.round(o.seconds))}s`, "--latency", "-s", script, base],
+      [
+        "-t1",
+        `-c${o.connections}`,
+        `-d${Math.max(1, Math.round(o.seconds))}s`,
+        "--latency",
+        "-s",
+        script,
+        base,
+      ],
       {
         env: { ...process.env, NAMEREG_BENCH_PATHS: file, NAMEREG_BENCH_ORDER: o.order ?? "random" },
         maxBuffer: 1 << 20,
