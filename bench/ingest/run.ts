@@ -1,13 +1,16 @@
 // Ingest benchmark: back-fills N bulk events from a devnet RPC (its own process, as a real RPC is) into a
 // database with the real indexer, and prints events/s beside the baseline measured in the same run: fetching
 // the same pages and XDR-decoding every event without touching the database.
-//   node bench/ingest/run.ts [events=200000] [postgres|pglite]
+//   node bench/ingest/run.ts [events=200000] [postgres|pglite] [index,index,…]
+// The optional third argument drops those indexes before the back-fill, to measure what each costs on the write
+// path (bench/README.md carries the table).
 import { spawn } from "node:child_process";
 import { ContractReader, decodeRawEvent, fetchBatch, Indexer, RpcClient } from "@namereg/server";
 import { createTestDatabase, runUntilIdle } from "@namereg/server/testing";
 
 const total = Number(process.argv[2] ?? 200_000);
 const kind = (process.argv[3] ?? "postgres") as "postgres" | "pglite";
+const dropped = (process.argv[4] ?? "").split(",").filter((name) => /^[a-z_]+$/.test(name));
 const port = 8700 + Math.floor(Math.random() * 200);
 
 const devnet = spawn(
@@ -52,6 +55,7 @@ try {
   const baseline = decoded / ((performance.now() - t) / 1000);
 
   const database = await createTestDatabase(kind);
+  for (const name of dropped) await database.query(`drop index ${name}`);
   const indexer = new Indexer({
     db: database.db,
     rpc,
@@ -74,12 +78,12 @@ try {
   await database.close();
 
   const rate = archived / seconds;
-  console.log(`database                ${kind}`);
+  console.log(`database                ${kind}${dropped.length > 0 ? ` without ${dropped.join(", ")}` : ""}`);
   console.log(
     `events archived         ${archived} in ${seconds.toFixed(1)} s → ${Math.round(rate)} events/s`,
   );
   console.log(`baseline fetch+decode   ${decoded} events → ${Math.round(baseline)} events/s`);
-  console.log(`ratio ingest/baseline   ${(rate / baseline).toFixed(2)}  (budget: ≥ 15,000 events/s)`);
+  console.log(`ratio ingest/baseline   ${(rate / baseline).toFixed(2)}  (budget: ≥ 0.60)`);
 } finally {
   devnet.kill("SIGTERM");
 }

@@ -77,20 +77,26 @@ describe("the fast resolve path", () => {
     expect(fastResolveOf(plain.app)).toBeNull();
   });
 
-  it("counts one global limit across both paths, and leaves the 429 to Fastify", async () => {
-    const { app, base } = await start({ RATE_LIMIT_PER_MINUTE: "3" });
-    const answers = [];
-    for (let i = 0; i < 4; i++) answers.push(await get(base, "/v1/resolve/acme/alice"));
+  it("counts one global limit across both paths, and answers its 429 as Fastify does", async () => {
+    const fast = await start({ RATE_LIMIT_PER_MINUTE: "3" });
+    const plain = await start({ RATE_LIMIT_PER_MINUTE: "3" }, false);
+    const answers: Answer[] = [];
+    const expected: Answer[] = [];
+    for (let i = 0; i < 4; i++) {
+      answers.push(await get(fast.base, "/v1/resolve/acme/alice", { origin: "https://wallet.example" }));
+      expected.push(await get(plain.base, "/v1/resolve/acme/alice", { origin: "https://wallet.example" }));
+    }
     expect(answers.map((a) => [a.status, a.headers["ratelimit-remaining"]])).toEqual([
       [200, "2"],
       [200, "1"],
       [200, "0"],
       [429, "0"],
     ]);
+    expect(answers).toEqual(expected);
     expect(JSON.parse(answers[3]?.body ?? "")).toMatchObject({ error: "rate_limited" });
-    expect(answers[3]?.headers["retry-after"]).toBeDefined();
-    // The first was a miss (Fastify fills the cache); the next two were hits served here; the 429 was not.
-    expect(fastResolveOf(app)?.served).toBe(2);
+    expect(answers[3]?.headers["retry-after"]).toBe("60");
+    // The first was a miss (Fastify fills the cache); the next two were hits served here.
+    expect(fastResolveOf(fast.app)?.served).toBe(2);
   });
 
   it("keys the limit by the client address Fastify sees behind a trusted proxy", async () => {

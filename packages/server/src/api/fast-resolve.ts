@@ -2,19 +2,22 @@
 // Why by hand: on a hit the answer is a serialised string already, and Fastify's per-request machinery (request
 // and reply objects, routing, hook chains, the schema validator) cost as much CPU as everything else the answer
 // needs, which kept resolve at ~0.4 of a bare node:http server. This handler does only what the Fastify route does
-// for a hit — the global per-IP limit (the plugin's own check, same store and key), the CORS headers of a public
-// route, the expiry check, the resolution counter, the request metric and log lines — and writes the same bytes.
-// Anything else falls through to Fastify untouched: a miss, a name that is missing or expired, a limit reached, a
-// store error, HEAD/OPTIONS, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the two paths to
+// for a hit — the global per-IP limit (the plugin's own check, same store and key; its 429 too, so a request is
+// counted once), the CORS headers of a public route, the expiry check, the resolution counter, the request metric
+// and log lines — and writes the same bytes. Anything else falls through to Fastify untouched: a miss, a name that
+// is missing or expired, a store error, HEAD/OPTIONS, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the two paths to
 // the same status, headers and body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config/index.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { ApiError } from "./errors.ts";
 import type { ResolutionServices } from "./resolution-services.ts";
 
 const PREFIX = "/v1/resolve/";
+/** The body the error handler gives a request over the global limit. */
+const RATE_LIMITED = JSON.stringify(new ApiError("rate_limited").body());
 export const RESOLVE_ROUTE = "/v1/resolve/:namespace/:label";
 /** What a label segment of a cached name can be made of; anything else is left to Fastify's validation. */
 const PLAIN = /^[a-z0-9-]+$/;
@@ -76,37 +79,60 @@ export class FastResolve {
     const ip = this.#clientIp(req);
     this.#d.limit({ ip, routeOptions: { config: {} } }).then(
       (limit) => {
-        // A reached limit (or a store error) is Fastify's to answer; it counts the request once more, which
-        // changes nothing for a client that is over the limit already.
-        if (limit.max === undefined || limit.isExceeded === true) {
+        // A store error (no figures: the plugin skips limiting on one) is Fastify's to answer.
+        if (limit.max === undefined) {
           next(req, res);
+          return;
+        }
+        // Counted once, here: handing a request over the limit to Fastify would count it a second time.
+        if (limit.isExceeded === true) {
+          this.#send(req, res, start, ip, 429, RATE_LIMITED, {
+            "ratelimit-limit": String(limit.max),
+            "ratelimit-remaining": "0",
+            "ratelimit-reset": String(limit.ttlInSeconds ?? 0),
+            "retry-after": String(limit.ttlInSeconds ?? 0),
+          });
           return;
         }
         cache.stats.hits++;
         counter.increment(node);
         this.served++;
-        const reqId = this.#logIncoming(req, ip);
-        res.writeHead(200, {
-          ...this.#d.corsHeaders,
+        this.#send(req, res, start, ip, 200, entry.body, {
           "ratelimit-limit": String(limit.max),
           "ratelimit-remaining": String(limit.remaining ?? 0),
           "ratelimit-reset": String(limit.ttlInSeconds ?? 0),
-          "content-type": "application/json; charset=utf-8",
-          "content-length": String(Buffer.byteLength(entry.body)),
         });
-        res.end(entry.body);
-        const ms = performance.now() - start;
-        this.#d.metrics?.httpDuration.observe(
-          { route: RESOLVE_ROUTE, method: "GET", status: "200" },
-          ms / 1000,
-        );
-        if (reqId !== null) {
-          this.#d.logger.info({ reqId, res: { statusCode: 200 }, responseTime: ms }, "request completed");
-        }
       },
       () => next(req, res),
     );
     return true;
+  }
+
+  #send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    start: number,
+    ip: string,
+    status: 200 | 429,
+    body: string,
+    limitHeaders: Record<string, string>,
+  ): void {
+    const reqId = this.#logIncoming(req, ip);
+    res.writeHead(status, {
+      ...this.#d.corsHeaders,
+      ...limitHeaders,
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(Buffer.byteLength(body)),
+    });
+    res.end(body);
+    const ms = performance.now() - start;
+    this.#d.metrics?.httpDuration.observe(
+      { route: RESOLVE_ROUTE, method: "GET", status: String(status) },
+      ms / 1000,
+    );
+    if (reqId !== null) {
+      this.#d.logger.info({ reqId, res: { statusCode: status }, responseTime: ms }, "request completed");
+    }
   }
 
   /** Fastify's request log line, when request logging is on (LOG_LEVEL info or below). */
