@@ -73,9 +73,10 @@ export class FastResolve {
     const { cache, clock, counter } = this.#d.resolution;
     // The cache holds only names that passed the route's validation, so a hit needs no validation of its own.
     const name = `${label}.${namespace}`;
-    const node = cache.nodeOf(name);
-    const entry = node === undefined ? undefined : cache.get(node);
-    if (node === undefined || entry?.kind !== "found" || clock.isExpired(entry.expiresAt)) return false;
+    const hit = cache.hit(name);
+    const entry = hit?.value;
+    if (hit === undefined || entry?.kind !== "found" || clock.isExpired(entry.expiresAt)) return false;
+    const { node } = hit;
     const ip = this.#clientIp(req);
     this.#d.limit({ ip, routeOptions: { config: {} } }).then(
       (limit) => {

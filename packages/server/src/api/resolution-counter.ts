@@ -11,9 +11,10 @@ export const FLUSH_INTERVAL_MS = 5_000;
 export class ResolutionCounter {
   readonly #db: Db;
   readonly #log: FastifyBaseLogger;
-  #pending = new Map<string, number>();
+  /** Node → count since the last flush; a mutable cell, so a repeat increment is one lookup and no store. */
+  #pending = new Map<string, { n: number }>();
   /** The batch being written: still counted by `unflushed` until its transaction commits. */
-  #inflight = new Map<string, number>();
+  #inflight = new Map<string, { n: number }>();
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -32,12 +33,14 @@ export class ResolutionCounter {
   }
 
   increment(node: string): void {
-    this.#pending.set(node, (this.#pending.get(node) ?? 0) + 1);
+    const cell = this.#pending.get(node);
+    if (cell === undefined) this.#pending.set(node, { n: 1 });
+    else cell.n++;
   }
 
   /** Resolutions of `node` counted here and not yet stored. */
   unflushed(node: string): number {
-    return (this.#pending.get(node) ?? 0) + (this.#inflight.get(node) ?? 0);
+    return (this.#pending.get(node)?.n ?? 0) + (this.#inflight.get(node)?.n ?? 0);
   }
 
   /** Writes every pending delta; concurrent calls share one write. A failed batch is kept for the next flush. */
@@ -65,7 +68,7 @@ export class ResolutionCounter {
     // inserted in node order (sorted by PostgreSQL, not on the event loop), so two replicas' flushes lock shared
     // rows in one order and cannot deadlock.
     const nodes = [...this.#inflight.keys()];
-    const counts = [...this.#inflight.values()];
+    const counts = [...this.#inflight.values()].map((cell) => cell.n);
     try {
       await this.#db.execute(sql`
         insert into ${nameStats} (node, resolutions)
@@ -75,7 +78,11 @@ export class ResolutionCounter {
         on conflict (node) do update set resolutions = ${nameStats.resolutions} + excluded.resolutions`);
     } catch (err) {
       // Counts are not worth failing anything for, but they are worth not losing: retry with the next batch.
-      for (const [node, n] of this.#inflight) this.#pending.set(node, (this.#pending.get(node) ?? 0) + n);
+      for (const [node, { n }] of this.#inflight) {
+        const cell = this.#pending.get(node);
+        if (cell === undefined) this.#pending.set(node, { n });
+        else cell.n += n;
+      }
       this.#log.warn({ err, nodes: nodes.length }, "could not store resolution counts; will retry");
     } finally {
       this.#inflight = new Map();

@@ -69,14 +69,15 @@ describe("ResolveCache", () => {
   it("finds answers by name too, and forgets the name with its node", () => {
     const cache = new ResolveCache({ maxEntries: 1 });
     cache.set(node(1), "a.x", found("a.x"), cache.ticket());
-    expect(cache.getByName("a.x")).toEqual(found("a.x"));
+    expect(cache.hit("a.x")).toMatchObject({ node: node(1), value: found("a.x") });
     cache.invalidate([node(1)]);
-    expect(cache.getByName("a.x")).toBeUndefined();
+    expect(cache.hit("a.x")).toBeUndefined();
     cache.set(node(1), "a.x", found("a.x"), cache.ticket());
-    cache.set(node(2), "b.x", found("b.x"), cache.ticket()); // evicts a.x
-    expect([cache.getByName("a.x"), cache.getByName("b.x")]).toEqual([undefined, found("b.x")]);
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket()); // evicts a.x (never read: no second chance)
+    expect([cache.hit("a.x"), cache.hit("b.x")?.value]).toEqual([undefined, found("b.x")]);
+    expect(cache.nodeOf("a.x")).toBeUndefined();
     cache.clear();
-    expect(cache.getByName("b.x")).toBeUndefined();
+    expect(cache.hit("b.x")).toBeUndefined();
   });
 
   it("stores nothing while disabled", () => {

@@ -1,4 +1,4 @@
-// The in-memory cache of /v1/resolve answers (DESIGN data flow 7): bounded LRU keyed by node, filled from the
+// The in-memory cache of /v1/resolve answers (DESIGN data flow 7): bounded (second-chance LRU) keyed by node, filled from the
 // mirror, emptied per node when the indexer publishes a change (NODE_CHANNEL) and entirely when the listening
 // connection comes back, since notifications sent while it was gone are lost. A found entry also lives at most
 // `positiveTtlMs`, a second line of defence should a notification be lost anyway. A name's own expiry is not the
@@ -33,10 +33,13 @@ export const DEFAULT_NEGATIVE_TTL_MS = 5_000;
 export const DEFAULT_POSITIVE_TTL_MS = 60_000;
 
 interface Slot {
+  readonly node: string;
   readonly name: string;
   readonly value: CachedResolution;
   /** Monotonic ms after which the slot is ignored. */
   readonly until: number;
+  /** Read since eviction last passed it over (second-chance LRU). */
+  hot: boolean;
 }
 
 /**
@@ -49,10 +52,10 @@ export type FillTicket = number;
 export class ResolveCache {
   readonly #slots = new Map<string, Slot>();
   /**
-   * Name → node of every slot, so a hit needs no hashing: computing a node costs two SHA-256, about a tenth of a
-   * cached answer's time. Kept in step with `#slots` (one entry per slot).
+   * Name → slot (the same objects as `#slots`), so a hit is one lookup and needs no hashing: computing a node
+   * costs two SHA-256, about a tenth of a cached answer's time. Kept in step with `#slots`.
    */
-  readonly #nodes = new Map<string, string>();
+  readonly #byName = new Map<string, Slot>();
   readonly #max: number;
   readonly #negativeTtlMs: number;
   readonly #positiveTtlMs: number;
@@ -80,27 +83,31 @@ export class ResolveCache {
   readonly stats = { hits: 0, misses: 0 };
 
   get(node: string): CachedResolution | undefined {
-    const slot = this.#slots.get(node);
-    if (slot === undefined) return undefined;
-    if (slot.until <= this.#clock()) {
-      this.#drop(node, slot);
-      return undefined;
-    }
-    // Re-insertion moves the node to the young end of the Map's insertion order.
-    this.#slots.delete(node);
-    this.#slots.set(node, slot);
-    return slot.value;
+    return this.#live(this.#slots.get(node))?.value;
   }
 
   /** The node of a cached `label.namespace`, found without hashing; undefined when not cached. */
   nodeOf(name: string): string | undefined {
-    return this.#nodes.get(name);
+    return this.#byName.get(name)?.node;
   }
 
-  /** The cached answer for `label.namespace`, found without computing its node. */
-  getByName(name: string): CachedResolution | undefined {
-    const node = this.#nodes.get(name);
-    return node === undefined ? undefined : this.get(node);
+  /** The live entry of `label.namespace` with its node, in one lookup (the resolve hot path). */
+  hit(name: string): { readonly node: string; readonly value: CachedResolution } | undefined {
+    return this.#live(this.#byName.get(name));
+  }
+
+  /**
+   * A hit only marks the slot: moving it to the young end on every read (delete + set) cost two more hash-table
+   * operations on the hottest path. Eviction gives marked slots a second chance instead (CLOCK).
+   */
+  #live(slot: Slot | undefined): Slot | undefined {
+    if (slot === undefined) return undefined;
+    if (slot.until <= this.#clock()) {
+      this.#drop(slot);
+      return undefined;
+    }
+    slot.hot = true;
+    return slot;
   }
 
   ticket(): FillTicket {
@@ -112,13 +119,20 @@ export class ResolveCache {
     if (!this.#enabled || ticket !== this.#epoch) return;
     const until = this.#clock() + (value.kind === "found" ? this.#positiveTtlMs : this.#negativeTtlMs);
     const previous = this.#slots.get(node);
-    if (previous !== undefined) this.#drop(node, previous);
-    this.#slots.set(node, { name, value, until });
-    this.#nodes.set(name, node);
+    if (previous !== undefined) this.#drop(previous);
+    const slot: Slot = { node, name, value, until, hot: false };
+    this.#slots.set(node, slot);
+    this.#byName.set(name, slot);
     while (this.#slots.size > this.#max) {
-      const oldest = this.#slots.entries().next();
+      const oldest = this.#slots.values().next();
       if (oldest.done === true) break;
-      this.#drop(oldest.value[0], oldest.value[1]);
+      const candidate = oldest.value;
+      if (candidate.hot) {
+        // Read since it was last passed over: to the young end, unmarked.
+        candidate.hot = false;
+        this.#slots.delete(candidate.node);
+        this.#slots.set(candidate.node, candidate);
+      } else this.#drop(candidate);
     }
   }
 
@@ -126,19 +140,20 @@ export class ResolveCache {
     this.#epoch++;
     for (const node of nodes) {
       const slot = this.#slots.get(node);
-      if (slot !== undefined) this.#drop(node, slot);
+      if (slot !== undefined) this.#drop(slot);
     }
   }
 
   clear(): void {
     this.#epoch++;
     this.#slots.clear();
-    this.#nodes.clear();
+    this.#byName.clear();
   }
 
-  #drop(node: string, slot: Slot): void {
-    this.#slots.delete(node);
-    this.#nodes.delete(slot.name);
+  #drop(slot: Slot): void {
+    this.#slots.delete(slot.node);
+    // A name re-filled under another node (reissue) already points at its new slot.
+    if (this.#byName.get(slot.name) === slot) this.#byName.delete(slot.name);
   }
 
   /** Stops caching (and forgets everything) or resumes it. */

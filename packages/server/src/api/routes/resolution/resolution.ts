@@ -69,13 +69,17 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     { schema: { params: NameParams, response: { 200: ResolveResponse } } },
     async (request, reply) => {
       const named = nameOf(request.params);
-      let node: string | undefined = cache.nodeOf(named.name);
-      let entry = node === undefined ? undefined : cache.get(node);
-      if (node === undefined || entry === undefined) {
+      const hit = cache.hit(named.name);
+      let node: string;
+      let entry: CachedResolution;
+      if (hit === undefined) {
         cache.stats.misses++;
         node = nodeOf(named);
         entry = await fill({ ...named, node });
-      } else cache.stats.hits++;
+      } else {
+        cache.stats.hits++;
+        ({ node, value: entry } = hit);
+      }
       if (entry.kind === "missing") throw new ApiError("name_not_found", { name: named.name });
       // Checked on every hit: a cached answer must never outlive the name's expiry.
       if (clock.isExpired(entry.expiresAt)) throw new ApiError("name_expired", { name: named.name });
