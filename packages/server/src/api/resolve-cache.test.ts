@@ -2,7 +2,13 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, ListenOptions, Subscription } from "../db/types.ts";
-import { type CachedResolution, nodesOfPayload, ResolveCache, wireInvalidation } from "./resolve-cache.ts";
+import {
+  type CachedResolution,
+  namespacesOfPayload,
+  nodesOfPayload,
+  ResolveCache,
+  wireInvalidation,
+} from "./resolve-cache.ts";
 
 const node = (n: number) => n.toString(16).padStart(64, "0");
 const found = (name: string): CachedResolution => ({
@@ -90,6 +96,28 @@ describe("ResolveCache", () => {
   });
 });
 
+describe("namespace-wide invalidation", () => {
+  it("drops every answer of the namespace and nothing else", () => {
+    const cache = new ResolveCache();
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket());
+    cache.set(node(3), "a.xx", found("a.xx"), cache.ticket());
+    cache.set(node(4), "x.y", found("x.y"), cache.ticket());
+    const ticket = cache.ticket();
+    cache.invalidateNamespace("x");
+    expect([1, 2, 3, 4].map((n) => cache.get(node(n)) !== undefined)).toEqual([false, false, true, true]);
+    expect(cache.hit("a.x")).toBeUndefined();
+    // A fill read before the change must not land after it.
+    cache.set(node(1), "a.x", found("a.x"), ticket);
+    expect(cache.get(node(1))).toBeUndefined();
+  });
+
+  it("reads ns:<label> items of a payload, ignoring anything else", () => {
+    expect(namespacesOfPayload(`${node(1)},ns:acme,ns:Bad!,ns:`)).toEqual(["acme"]);
+    expect(nodesOfPayload(`${node(1)},ns:acme`)).toEqual([node(1)]);
+  });
+});
+
 describe("nodesOfPayload", () => {
   it("reads comma-separated 64-hex nodes and ignores anything else", () => {
     expect(nodesOfPayload(`${node(1)},${node(2)}`)).toEqual([node(1), node(2)]);
@@ -131,6 +159,11 @@ describe("wireInvalidation", () => {
     fill();
     heard.onPayload?.("garbage");
     expect(cache.size).toBe(0);
+    // A namespace-wide item drops that namespace's answers only.
+    fill();
+    cache.set(node(4), "4.y", found("4.y"), cache.ticket());
+    heard.onPayload?.("ns:x");
+    expect([cache.size, cache.hit("4.y")?.node]).toEqual([1, node(4)]);
   });
 
   it("leaves the cache off when it cannot listen", async () => {

@@ -3,8 +3,10 @@
 // connection comes back, since notifications sent while it was gone are lost. A found entry also lives at most
 // `positiveTtlMs`, a second line of defence should a notification be lost anyway. A name's own expiry is not the
 // cache's concern: a found entry carries it and the route checks it on every hit.
+
+import { isValidLabel } from "@namereg/protocol";
 import type { FastifyBaseLogger } from "fastify";
-import { NODE_CHANNEL } from "../db/node-changes.ts";
+import { NAMESPACE_PREFIX, NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, Subscription } from "../db/types.ts";
 
 export type CachedResolution =
@@ -136,6 +138,13 @@ export class ResolveCache {
     }
   }
 
+  /** Drops every cached answer of the namespace `label` (names `….label`). Rare (a lock): a scan is fine. */
+  invalidateNamespace(label: string): void {
+    this.#epoch++;
+    const suffix = `.${label}`;
+    for (const slot of [...this.#slots.values()]) if (slot.name.endsWith(suffix)) this.#drop(slot);
+  }
+
   invalidate(nodes: Iterable<string>): void {
     this.#epoch++;
     for (const node of nodes) {
@@ -168,6 +177,15 @@ export function nodesOfPayload(payload: string): string[] {
   return payload.split(",").filter((node) => /^[0-9a-f]{64}$/.test(node));
 }
 
+/** The `ns:<label>` items of a NODE_CHANNEL payload (namespace-wide changes). */
+export function namespacesOfPayload(payload: string): string[] {
+  return payload
+    .split(",")
+    .filter((item) => item.startsWith(NAMESPACE_PREFIX))
+    .map((item) => item.slice(NAMESPACE_PREFIX.length))
+    .filter((label) => isValidLabel(label));
+}
+
 /**
  * Subscribes `cache` to the indexer's change notifications. If the subscription cannot be made, the cache stays
  * off (every resolve reads the mirror) rather than serving answers nothing would invalidate.
@@ -183,9 +201,13 @@ export async function wireInvalidation(
       NODE_CHANNEL,
       (payload) => {
         const nodes = nodesOfPayload(payload);
+        const labels = namespacesOfPayload(payload);
         // A payload we cannot read still means "something changed": forgetting everything is the safe answer.
-        if (nodes.length === 0 && payload !== "") cache.clear();
-        else cache.invalidate(nodes);
+        if (nodes.length === 0 && labels.length === 0 && payload !== "") cache.clear();
+        else {
+          cache.invalidate(nodes);
+          for (const label of labels) cache.invalidateNamespace(label);
+        }
       },
       {
         onReconnect: () => {

@@ -9,9 +9,19 @@ export const NODE_CHANNEL = "namereg_nodes";
 /** NOTIFY payloads are limited to 8000 bytes; 64-hex nodes go out in groups well under it. */
 const NODES_PER_NOTIFY = 100;
 
-/** Queues the notification in `tx`; call it inside the transaction that makes the change. */
-export async function notifyNodeChanges(tx: Db, nodes: Iterable<string>): Promise<void> {
-  const list = [...nodes];
+/** A payload item naming a whole namespace (by label) rather than one node. */
+export const NAMESPACE_PREFIX = "ns:";
+
+/**
+ * Queues the notification in `tx`; call it inside the transaction that makes the change. Items are 64-hex nodes
+ * and `ns:<label>` for namespace-wide changes; a replica that cannot read an item forgets its whole cache.
+ */
+export async function notifyNodeChanges(
+  tx: Db,
+  nodes: Iterable<string>,
+  namespaces: Iterable<string> = [],
+): Promise<void> {
+  const list = [...nodes, ...[...namespaces].map((label) => `${NAMESPACE_PREFIX}${label}`)];
   for (let i = 0; i < list.length; i += NODES_PER_NOTIFY) {
     const payload = list.slice(i, i + NODES_PER_NOTIFY).join(",");
     await tx.execute(sql`select pg_notify(${NODE_CHANNEL}, ${payload})`);

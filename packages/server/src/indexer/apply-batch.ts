@@ -135,7 +135,7 @@ export async function applyBatch(
       }
     }
     await ws.flush(tx);
-    await notifyNodeChanges(tx, ws.changedNodes);
+    await notifyNodeChanges(tx, ws.changedNodes, ws.changedNamespaces);
     if (input.streamId !== null && input.next !== null) {
       await tx
         .update(streams)

@@ -116,6 +116,8 @@ export class WorkingSet {
   readonly tracked = new Map<string, TrackedRow>();
   /** Nodes whose resolution may have changed, notified to API caches on commit. */
   readonly changedNodes = new Set<string>();
+  /** Namespaces (labels) whose every name's resolution may have changed (a lock), notified likewise. */
+  readonly changedNamespaces = new Set<string>();
 
   /**
    * Loads every row the page may touch in one query per table, locked (FOR UPDATE) in key order: when streams

@@ -72,6 +72,8 @@ function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: Arch
       break; // same contract id, new code: nothing in the mirror changes
     case "locked":
       next = { ...ns, locked: true };
+      // Every name's `ownership` may turn permanent: cached resolve answers of the namespace must go.
+      ws.changedNamespaces.add(ns.label);
       break;
     case "prop_tr":
       next = { ...ns, transferTo: event.data.to, transferExpires: event.data.expires };

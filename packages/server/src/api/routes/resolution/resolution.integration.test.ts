@@ -3,7 +3,7 @@
 // holder and history.
 
 import { DEMO_TEXT, demoKeypair, type NamingDevnet, Wallet } from "@namereg/devnet";
-import { LookupFns, nameNode, RegistrarFns } from "@namereg/protocol";
+import { LookupFns, nameNode, namespaceNode, RegistrarFns, RegistryFns } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -525,6 +525,34 @@ for (const kind of TEST_DATABASE_KINDS) {
           ledger: dave.issuedLedger,
         },
       });
+    });
+
+    // After the one above: it changes the chain too.
+    it("drops a namespace's cached answers when the namespace is locked, so ownership turns permanent at once", async () => {
+      const wallet = new Wallet({
+        rpcUrl: devnet.rpcUrl,
+        networkPassphrase: devnet.networkPassphrase,
+        settle: async () => {
+          devnet.closeLedger();
+        },
+      });
+      const cached = await get("/v1/resolve/plain/carol");
+      expect(cached).toMatchObject({ statusCode: 200, body: { ownership: "revocable" } });
+      expect((await get("/v1/resolve/acme/alice")).body).toMatchObject({ ownership: "permanent" });
+      await wallet.invoke(demoKeypair("plain"), devnet.contracts.registry, RegistryFns.lock, {
+        node: namespaceNode("plain"),
+      });
+      await runUntilIdle(indexer);
+      // The lock changes no name's node; without the namespace-wide notification the cached `revocable` would
+      // stay for up to the cache's 60 s TTL.
+      await vi.waitFor(
+        async () =>
+          expect(await get("/v1/resolve/plain/carol")).toEqual({
+            statusCode: 200,
+            body: { ...cached.body, ownership: "permanent" },
+          }),
+        { timeout: 10_000, interval: 20 },
+      );
     });
   });
 }

@@ -315,8 +315,8 @@ async function loadResolution(
   const body = ResolveResponse.parse({
     name: ref.name,
     account: row.holder,
-    // A lock is forever, so a cached `revocable` can only be too cautious, never too trusting; it is refreshed
-    // within the cache's positive TTL (the lock is a namespace event, not a change of this node).
+    // A lock is forever, so a cached `revocable` can only be too cautious, never too trusting; the lock's batch
+    // drops the namespace's cached answers (`ns:<label>` on the change feed), the positive TTL backs that up.
     ownership: ownershipOf(row.expiresAt, row.locked),
     storage: "live",
     expires_at: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
