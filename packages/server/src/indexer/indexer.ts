@@ -2,15 +2,16 @@
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
 import type { Namespace } from "@namereg/protocol";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
-import { deadLetters, events, gaps, indexerState, streams, trackedContracts } from "../db/tables.ts";
+import { deadLetters, gaps, indexerState, streams, trackedContracts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyBatch, type BatchResult, type IndexerCache, loadIndexerCache } from "./apply-batch.ts";
 import { decodeRawEvent, type IncomingEvent } from "./decode.ts";
 import { closesLedger, fetchBatch, MAX_CONTRACTS_PER_STREAM, type StreamPosition } from "./fetch-batch.ts";
+import { waitingLegacyAllocations } from "./legacy-labels.ts";
 import type { Role } from "./projections/index.ts";
 import { archivedEvent, replayArchived, replayDeadLetters } from "./replay.ts";
 import { rereadNamespaces } from "./rereads.ts";
@@ -110,23 +111,23 @@ export class Indexer {
    * that failed because its namespace was missing (the registrar it deploys then gets its catch-up stream).
    */
   private async replayNamedLegacyAllocations(): Promise<number> {
-    const { db } = this.o;
     const known = this.cache.legacyLabels;
     if (known === undefined || known.size === 0) return 0;
-    const waiting = await db
-      .select({ node: events.subject })
-      .from(deadLetters)
-      .innerJoin(events, eq(events.id, deadLetters.eventId))
-      .where(and(isNull(deadLetters.resolvedAt), eq(events.type, "ns")));
+    const waiting = await waitingLegacyAllocations(this.o.db);
     if (!waiting.some((w) => w.node !== null && known.has(w.node))) return 0;
-    return replayDeadLetters({
-      db,
+    return replayDeadLetters(this.replayDeps());
+  }
+
+  /** What replaying archived events needs: this indexer's view, chain re-reads and its writer epoch. */
+  private replayDeps(): Parameters<typeof replayArchived>[0] {
+    return {
+      db: this.o.db,
       cache: this.cache,
       reader: this.o.reader,
       rpc: this.o.rpc,
       registryId: this.o.registryId,
       ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
-    });
+    };
   }
 
   /** Tracked contracts and namespace labels, read from the database. */
@@ -261,17 +262,7 @@ export class Indexer {
     if (letter.resolvedAt !== null) throw new Error(`dead letter ${eventId} is resolved already`);
     const incoming = await archivedEvent(db, eventId);
     if (incoming === null) throw new Error(`the archive has no event ${eventId}`);
-    await replayArchived(
-      {
-        db,
-        cache: this.cache,
-        reader: this.o.reader,
-        rpc: this.o.rpc,
-        registryId: this.o.registryId,
-        ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
-      },
-      incoming,
-    );
+    await replayArchived(this.replayDeps(), incoming);
     const [after] = await db.select().from(deadLetters).where(eq(deadLetters.eventId, eventId));
     if (incoming.decoded.kind === "foreign") {
       // Not a naming event after all (a topic this code does not follow): nothing to project, nothing to wait for.
@@ -294,10 +285,7 @@ export class Indexer {
   }
 
   private rereadNamespaces(batch: IncomingEvent[]): Promise<Map<string, Namespace | null>> {
-    return rereadNamespaces(
-      { reader: this.o.reader, rpc: this.o.rpc, registryId: this.o.registryId, cache: this.cache },
-      batch,
-    );
+    return rereadNamespaces(this.replayDeps(), batch);
   }
 
   private async recordGap(

@@ -3,6 +3,9 @@
 // the node it hashes to, and an entry that claims a node its label does not hash to is reported, never used.
 import { readFile } from "node:fs/promises";
 import { isValidLabel, namespaceNode } from "@namereg/protocol";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { deadLetters, events } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 export interface LegacyLabelProblem {
   /** 1-based line of the file. */
@@ -63,4 +66,19 @@ export async function readLegacyLabels(path: string): Promise<LegacyLabels> {
     throw new LegacyLabelsFileError(`LEGACY_LABELS_FILE ${path} cannot be read (${why})`);
   }
   return parseLegacyLabels(text);
+}
+
+/**
+ * Hash-only legacy allocations still waiting for a label: the unresolved dead letters of `ns` events, in chain
+ * order, with the node (the event's subject) each names.
+ */
+export function waitingLegacyAllocations(
+  db: Db,
+): Promise<{ node: string | null; ledger: number; eventId: string }[]> {
+  return db
+    .select({ node: events.subject, ledger: events.ledger, eventId: events.id })
+    .from(deadLetters)
+    .innerJoin(events, eq(events.id, deadLetters.eventId))
+    .where(and(isNull(deadLetters.resolvedAt), eq(events.type, "ns")))
+    .orderBy(asc(events.id));
 }

@@ -2,9 +2,8 @@
 // it. Every entry is verified by hashing; the verified ones are matched against the hash-only legacy
 // allocations in the archive (dead letters of `ns` events waiting for a label). Exits 1 when an entry does not
 // verify, so a deploy script can stop on a bad file.
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { deadLetters, events, namespaces } from "../db/tables.ts";
-import { readLegacyLabels } from "../indexer/legacy-labels.ts";
+import { namespaces } from "../db/tables.ts";
+import { readLegacyLabels, waitingLegacyAllocations } from "../indexer/legacy-labels.ts";
 import { openRuntime } from "./commands.ts";
 
 export const LEGACY_LABELS_USAGE = `usage: namereg legacy-labels check [--file <path>]
@@ -25,12 +24,7 @@ export async function legacyLabelsCommand(args: readonly string[]): Promise<void
     if (file === null) throw new Error("no file: set LEGACY_LABELS_FILE or pass --file <path>");
     const { labels, problems } = await readLegacyLabels(file);
     const db = rt.database.db;
-    const waiting = await db
-      .select({ node: events.subject, ledger: events.ledger, eventId: events.id })
-      .from(deadLetters)
-      .innerJoin(events, eq(events.id, deadLetters.eventId))
-      .where(and(isNull(deadLetters.resolvedAt), eq(events.type, "ns")))
-      .orderBy(asc(events.id));
+    const waiting = await waitingLegacyAllocations(db);
     const waitingNodes = new Set(waiting.map((w) => w.node));
     const mirrored = new Map(
       (await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)).map((n) => [
