@@ -13,6 +13,7 @@ import {
   FastResolve,
   type GlobalLimitCheck,
   type Handler,
+  type ProxyTrust,
   recordFastResolve,
 } from "./fast-resolve.ts";
 import { loggerOptions } from "./logger.ts";
@@ -91,9 +92,7 @@ export interface AppDeps {
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
-function trustProxy(
-  value: Config["trustProxy"],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
+function trustProxy(value: Config["trustProxy"]): ProxyTrust {
   if (typeof value === "number") return (_address, hop) => hop < value;
   return typeof value === "boolean" ? value : [...value];
 }
@@ -101,8 +100,9 @@ function trustProxy(
 /** Builds the app without listening; callers may add routes before `ready()`/`listen()`. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  const proxyTrust = trustProxy(config.trustProxy);
   const options = {
-    trustProxy: trustProxy(config.trustProxy),
+    trustProxy: proxyTrust,
     bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Keep answering (in our error format, not Fastify's) while in-flight work drains on shutdown.
     return503OnClosing: false,
@@ -215,7 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         resolution: routeDeps.resolution,
         limit: (app as unknown as { createRateLimit(): GlobalLimitCheck }).createRateLimit(),
         corsHeaders: PUBLIC_GET_HEADERS,
-        trustProxy: config.trustProxy,
+        trustProxy: proxyTrust,
         logger: app.log,
         metrics,
       });

@@ -10,7 +10,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
-import type { Config } from "../config/index.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { ApiError } from "./errors.ts";
 import type { ResolutionServices } from "./resolution-services.ts";
@@ -35,7 +34,8 @@ export interface FastResolveDeps {
   readonly limit: GlobalLimitCheck;
   /** The headers @fastify/cors gives a GET of a public route (cors.ts), in the order it sets them. */
   readonly corsHeaders: Readonly<Record<string, string>>;
-  readonly trustProxy: Config["trustProxy"];
+  /** The `trustProxy` option the app gave Fastify. */
+  readonly trustProxy: ProxyTrust;
   readonly logger: FastifyBaseLogger;
   readonly metrics: ServiceMetrics | null;
 }
@@ -157,15 +157,14 @@ export class FastResolve {
   }
 }
 
-/** The client address exactly as Fastify's `request.ip` has it for the app's TRUST_PROXY setting. */
-function clientIpOf(trust: Config["trustProxy"]): (req: IncomingMessage) => string {
+/** Fastify's `trustProxy` option as the app sets it from TRUST_PROXY (app.ts). */
+export type ProxyTrust = boolean | string[] | ((address: string, hop: number) => boolean);
+
+/** The client address exactly as Fastify's `request.ip` has it for the same `trustProxy` option. */
+function clientIpOf(trust: ProxyTrust): (req: IncomingMessage) => string {
   if (trust === false) return (req) => req.socket.remoteAddress ?? "";
   const fn: (address: string, hop: number) => boolean =
-    trust === true
-      ? () => true
-      : typeof trust === "number"
-        ? (_address, hop) => hop < trust
-        : proxyAddr.compile([...trust]);
+    trust === true ? () => true : typeof trust === "function" ? trust : proxyAddr.compile(trust);
   return (req) => {
     const all = proxyAddr.all(req, fn);
     return all[all.length - 1] ?? "";
