@@ -3,6 +3,7 @@
 // types), seeded so a failure can be replayed. Each answer must be what a client can rely on: no 5xx other than an
 // honest 503, a house-format error `{ error: <known code> }` for every 4xx, no stack trace, SQL, file path or driver
 // text in any body, and no answer slower than the limit.
+import { prng } from "@namereg/server/testing";
 
 export interface FuzzTarget {
   /** Sends one request, returning status, headers and body text. */
@@ -64,18 +65,6 @@ interface Schema {
   properties?: Record<string, Schema>;
   enum?: unknown[];
   anyOf?: Schema[];
-}
-
-/** mulberry32: small, fast, seeded. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Values that have broken parsers somewhere, plus plausible ones so deeper code runs too. */

@@ -6,7 +6,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { startNamingDevnet } from "@namereg/devnet";
 import { contractEnv } from "@namereg/server";
-import { createTestDatabase, indexerFor, runUntilIdle, type TestDatabase } from "@namereg/server/testing";
+import {
+  createTestDatabase,
+  indexerFor,
+  prng,
+  runUntilIdle,
+  type TestDatabase,
+} from "@namereg/server/testing";
 import pg from "pg";
 
 export interface KillSuiteOptions {
@@ -41,23 +47,11 @@ const SKIPPED_COLUMNS = new Set([
   "stream_id",
 ]);
 
-/** mulberry32: a small seeded generator, so a seed names one run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const CLI = new URL(import.meta.resolve("@namereg/server/cli")).pathname;
 
 export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult> {
   const log = o.log ?? (() => undefined);
-  const rand = random(o.seed);
+  const rand = prng(o.seed);
   const devnet = await startNamingDevnet({
     scenario: "bulk",
     closeIntervalMs: 0,

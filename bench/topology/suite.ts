@@ -23,6 +23,7 @@ import {
   createTestDatabase,
   indexerFor,
   type PrivatePostgres,
+  prng,
   runUntilIdle,
   startPrivatePostgres,
 } from "@namereg/server/testing";
@@ -125,21 +126,9 @@ const NAMESPACES = 4;
 /** A request not answered within this long counts as a hang. */
 const HANG_MS = 6_000;
 
-/** mulberry32: a small seeded generator, so a seed names one run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function runTopologySuite(o: TopologySuiteOptions): Promise<TopologySuiteResult> {
   const log = o.log ?? (() => undefined);
-  const rand = random(o.seed);
+  const rand = prng(o.seed);
   const redisUrl = o.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
   const handoverBound = o.handoverBoundSeconds ?? 10;
   const recoveryBound = o.recoveryBoundSeconds ?? 5;
