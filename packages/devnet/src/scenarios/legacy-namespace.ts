@@ -8,7 +8,7 @@ import { type Keypair, xdr } from "@stellar/stellar-sdk";
 import { LEGACY_ALLOCATION_FLAG, TRANSITIONAL } from "../contracts/registry.ts";
 import type { NamingDevnet } from "../naming-devnet.ts";
 import { demoKeypair } from "./demo-keys.ts";
-import { Wallet } from "./wallet.ts";
+import { settlingWallet } from "./wallet.ts";
 
 export interface LegacyNamespace {
   node: string;
@@ -28,11 +28,7 @@ export async function legacyNamespace(
     companion?: boolean;
   },
 ): Promise<LegacyNamespace> {
-  const wallet = new Wallet({
-    rpcUrl: devnet.rpcUrl,
-    networkPassphrase: devnet.networkPassphrase,
-    settle: async () => void devnet.closeLedger(),
-  });
+  const wallet = settlingWallet(devnet);
   const { registry, allocator } = devnet.contracts;
   const node = namespaceNode(opts.label);
   devnet.chain.writeContractData(

@@ -5,17 +5,13 @@ import { AllocatorFns, namespaceNode, RegistrarFns, RegistryFns } from "@namereg
 import type { Keypair } from "@stellar/stellar-sdk";
 import type { NamingDevnet } from "../naming-devnet.ts";
 import { demoKeypair } from "./demo-keys.ts";
-import { Wallet } from "./wallet.ts";
+import { settlingWallet } from "./wallet.ts";
 
 export async function namespaceWithoutSubnames(
   devnet: NamingDevnet,
   opts: { label: string; owner: Keypair; name: string; holder: Keypair },
 ): Promise<{ registrar: string }> {
-  const wallet = new Wallet({
-    rpcUrl: devnet.rpcUrl,
-    networkPassphrase: devnet.networkPassphrase,
-    settle: async () => void devnet.closeLedger(),
-  });
+  const wallet = settlingWallet(devnet);
   const { registry, allocator } = devnet.contracts;
   const node = namespaceNode(opts.label);
   await wallet.invoke(demoKeypair("admin"), allocator, AllocatorFns.reserve, {

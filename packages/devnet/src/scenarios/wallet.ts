@@ -148,3 +148,19 @@ export class Wallet {
 export function resultCode(result: xdr.TransactionResult | undefined): string | null {
   return result === undefined ? null : result.result.type;
 }
+
+/**
+ * A wallet for scenarios run against an on-demand devnet (closeIntervalMs 0): each submission closes the ledger
+ * that includes it, so a scenario never waits for the clock.
+ */
+export function settlingWallet(devnet: {
+  rpcUrl: string;
+  networkPassphrase: string;
+  closeLedger(): unknown;
+}): Wallet {
+  return new Wallet({
+    rpcUrl: devnet.rpcUrl,
+    networkPassphrase: devnet.networkPassphrase,
+    settle: async () => void devnet.closeLedger(),
+  });
+}
