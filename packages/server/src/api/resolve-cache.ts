@@ -88,11 +88,6 @@ export class ResolveCache {
     return this.#live(this.#slots.get(node))?.value;
   }
 
-  /** The node of a cached `label.namespace`, found without hashing; undefined when not cached. */
-  nodeOf(name: string): string | undefined {
-    return this.#byName.get(name)?.node;
-  }
-
   /** The live entry of `label.namespace` with its node, in one lookup (the resolve hot path). */
   hit(name: string): { readonly node: string; readonly value: CachedResolution } | undefined {
     return this.#live(this.#byName.get(name));
