@@ -15,12 +15,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
-import { createServer } from "node:net";
 import { bulkHolder, type NamingDevnet, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
 import { encodeEvent, nameNode } from "@namereg/protocol";
 import { contractEnv } from "@namereg/server";
 import {
   createTestDatabase,
+  freePort,
   indexerFor,
   type PrivatePostgres,
   prng,
@@ -826,15 +826,6 @@ function archiveReader(url: string): ArchiveReader {
       current = null;
     },
   };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
 }
 
 /** Thrown by a check to stop waiting at once. */
