@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
 
     await registerCors(app);
-    await registerRateLimit(app, {
+    const localLimit = await registerRateLimit(app, {
       perMinute: config.rateLimit.perMinute,
       redis,
       keyPrefix: deps.rateLimitKeyPrefix ?? `${config.serviceName}:ratelimit:`,
@@ -214,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       fastPath.fast = new FastResolve({
         resolution: routeDeps.resolution,
         limit: (app as unknown as { createRateLimit(): GlobalLimitCheck }).createRateLimit(),
+        localLimit,
         corsHeaders: PUBLIC_GET_HEADERS,
         trustProxy: proxyTrust,
         logger: app.log,

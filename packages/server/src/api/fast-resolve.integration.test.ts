@@ -107,6 +107,13 @@ describe("the fast resolve path", () => {
     expect((await from("10.0.0.1")).status).toBe(429);
     expect((await from("10.0.0.2")).status).toBe(200);
     expect(fastResolveOf(app)?.served).toBe(2);
+    // IPv6 clients are counted per /64, as the plugin keys them: three addresses of one subnet share a count.
+    expect((await from("2001:db8::1")).status).toBe(200);
+    expect((await from("2001:db8::2")).status).toBe(200);
+    const third = await from("2001:db8::3");
+    expect([third.status, third.headers["ratelimit-remaining"]]).toEqual([429, "0"]);
+    expect((await from("2001:db8:0:1::1")).status).toBe(200);
+    expect(fastResolveOf(app)?.served).toBe(5);
   });
 
   it("leaves misses, odd paths, HEAD and expired names to Fastify", async () => {

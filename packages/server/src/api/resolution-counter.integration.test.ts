@@ -41,6 +41,24 @@ withTestDatabases((t) => {
     expect([await stored(1), await stored(2)]).toEqual([4, 1]);
   });
 
+  it("counts through a kept cell within a flush period and through a fresh one after it", async () => {
+    const counter = new ResolutionCounter(t.db().db, log);
+    let kept = counter.count(null, node(7));
+    kept = counter.count(kept, node(7));
+    counter.increment(node(7));
+    expect(counter.count(kept, node(7))).toBe(kept);
+    expect(counter.unflushed(node(7))).toBe(4);
+    await counter.flush();
+    expect(await stored(7)).toBe(4);
+    // The flushed cell is not counted again: the next count goes to a cell of the new period.
+    const fresh = counter.count(kept, node(7));
+    expect(fresh).not.toBe(kept);
+    expect(counter.count(fresh, node(7))).toBe(fresh);
+    expect(counter.unflushed(node(7))).toBe(2);
+    await counter.close();
+    expect(await stored(7)).toBe(6);
+  });
+
   it("keeps the deltas of a failed flush for the next one", async () => {
     const database = t.db();
     let broken = true;

@@ -8,13 +8,25 @@ import type { Db } from "../db/types.ts";
 
 export const FLUSH_INTERVAL_MS = 5_000;
 
+/**
+ * A node's count in one flush period. The resolve path keeps the cell with its cached answer, so a repeat
+ * resolution is one increment and no lookup until the period ends.
+ */
+export interface CounterCell {
+  readonly node: string;
+  n: number;
+  readonly period: number;
+}
+
 export class ResolutionCounter {
   readonly #db: Db;
   readonly #log: FastifyBaseLogger;
   /** Node → count since the last flush; a mutable cell, so a repeat increment is one lookup and no store. */
-  #pending = new Map<string, { n: number }>();
+  #pending = new Map<string, CounterCell>();
   /** The batch being written: still counted by `unflushed` until its transaction commits. */
-  #inflight = new Map<string, { n: number }>();
+  #inflight = new Map<string, CounterCell>();
+  /** Which flush period `#pending` collects: a kept cell of an earlier one is no longer in it. */
+  #period = 0;
   #flushing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
 
@@ -33,9 +45,23 @@ export class ResolutionCounter {
   }
 
   increment(node: string): void {
-    const cell = this.#pending.get(node);
-    if (cell === undefined) this.#pending.set(node, { n: 1 });
-    else cell.n++;
+    this.#cellOf(node).n++;
+  }
+
+  /** Counts one resolution of `node` through `kept` when it is still current; returns the cell to keep. */
+  count(kept: CounterCell | null, node: string): CounterCell {
+    const cell = kept !== null && kept.period === this.#period ? kept : this.#cellOf(node);
+    cell.n++;
+    return cell;
+  }
+
+  #cellOf(node: string): CounterCell {
+    let cell = this.#pending.get(node);
+    if (cell === undefined) {
+      cell = { node, n: 0, period: this.#period };
+      this.#pending.set(node, cell);
+    }
+    return cell;
   }
 
   /** Resolutions of `node` counted here and not yet stored. */
@@ -63,6 +89,7 @@ export class ResolutionCounter {
     if (this.#pending.size === 0) return;
     this.#inflight = this.#pending;
     this.#pending = new Map();
+    this.#period++;
     // The batch goes as two text parameters unnested by PostgreSQL: a multi-row VALUES built by the query builder
     // cost ~10% of the API's CPU under load and stalled the event loop for tens of milliseconds per flush. Rows are
     // inserted in node order (sorted by PostgreSQL, not on the event loop), so two replicas' flushes lock shared
@@ -78,11 +105,7 @@ export class ResolutionCounter {
         on conflict (node) do update set resolutions = ${nameStats.resolutions} + excluded.resolutions`);
     } catch (err) {
       // Counts are not worth failing anything for, but they are worth not losing: retry with the next batch.
-      for (const [node, { n }] of this.#inflight) {
-        const cell = this.#pending.get(node);
-        if (cell === undefined) this.#pending.set(node, { n });
-        else cell.n += n;
-      }
+      for (const [node, { n }] of this.#inflight) this.#cellOf(node).n += n;
       this.#log.warn({ err, nodes: nodes.length }, "could not store resolution counts; will retry");
     } finally {
       this.#inflight = new Map();

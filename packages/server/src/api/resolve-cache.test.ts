@@ -4,6 +4,7 @@ import { NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, ListenOptions, Subscription } from "../db/types.ts";
 import {
   type CachedResolution,
+  foundAnswer,
   namespacesOfPayload,
   nodesOfPayload,
   ResolveCache,
@@ -11,12 +12,7 @@ import {
 } from "./resolve-cache.ts";
 
 const node = (n: number) => n.toString(16).padStart(64, "0");
-const found = (name: string): CachedResolution => ({
-  kind: "found",
-  name,
-  body: `{"name":"${name}"}`,
-  expiresAt: null,
-});
+const found = (name: string): CachedResolution => foundAnswer(name, `{"name":"${name}"}`, null);
 const missing: CachedResolution = { kind: "missing" };
 
 describe("ResolveCache", () => {
@@ -34,7 +30,12 @@ describe("ResolveCache", () => {
 
   it("keeps a negative answer for its TTL only and a found one for its longer TTL", () => {
     let now = 0;
-    const cache = new ResolveCache({ negativeTtlMs: 100, positiveTtlMs: 10_000, clock: () => now });
+    const cache = new ResolveCache({
+      negativeTtlMs: 100,
+      positiveTtlMs: 10_000,
+      clock: () => now,
+      jitter: () => 0,
+    });
     cache.set(node(1), "missing.x", missing, cache.ticket());
     cache.set(node(2), "b.x", found("b.x"), cache.ticket());
     now = 99;
@@ -45,6 +46,31 @@ describe("ResolveCache", () => {
     expect(cache.get(node(2))).toEqual(found("b.x"));
     now = 10_000; // a lost notification leaves a found answer stale for one TTL at most
     expect(cache.get(node(2))).toBeUndefined();
+  });
+
+  it("shortens a found answer's lifetime by up to a fifth of its TTL, never a missing one's", () => {
+    let now = 0;
+    let jitter = 0.5;
+    const cache = new ResolveCache({
+      negativeTtlMs: 100,
+      positiveTtlMs: 10_000,
+      clock: () => now,
+      jitter: () => jitter,
+    });
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    jitter = 0.75;
+    cache.set(node(2), "b.x", found("b.x"), cache.ticket());
+    cache.set(node(3), "missing.x", missing, cache.ticket());
+    now = 99;
+    expect(cache.get(node(3))).toEqual(missing);
+    now = 8_499;
+    expect(cache.get(node(2))).toEqual(found("b.x"));
+    now = 8_500; // 10,000 × (1 − 0.75 / 5)
+    expect(cache.get(node(2))).toBeUndefined();
+    now = 8_999;
+    expect(cache.get(node(1))).toEqual(found("a.x"));
+    now = 9_000; // 10,000 × (1 − 0.5 / 5)
+    expect(cache.get(node(1))).toBeUndefined();
   });
 
   it("drops invalidated nodes, negative ones included, and everything on clear", () => {

@@ -8,16 +8,34 @@ import { isValidLabel } from "@namereg/protocol";
 import type { FastifyBaseLogger } from "fastify";
 import { NAMESPACE_PREFIX, NODE_CHANNEL } from "../db/node-changes.ts";
 import type { Database, Subscription } from "../db/types.ts";
+import type { CounterCell } from "./resolution-counter.ts";
 
 export type CachedResolution =
-  /** `body` is the serialised 200 answer; `expiresAt` in Unix seconds, null for a name without expiry. */
+  /**
+   * `body` is the serialised 200 answer and `length` its Content-Length (bytes, as a header value); `expiresAt` in
+   * Unix seconds, null for a name without expiry.
+   */
   | {
       readonly kind: "found";
       readonly name: string;
       readonly body: string;
+      readonly length: string;
       readonly expiresAt: bigint | null;
     }
   | { readonly kind: "missing" };
+
+/** A found answer, its length measured once here rather than on every hit. */
+export function foundAnswer(name: string, body: string, expiresAt: bigint | null): CachedResolution {
+  return { kind: "found", name, body, length: String(Buffer.byteLength(body)), expiresAt };
+}
+
+/** A live entry as a hit returns it. */
+export interface CacheHit {
+  readonly node: string;
+  readonly value: CachedResolution;
+  /** Kept here by the resolve path between hits, so counting a repeat resolution needs no lookup of its own. */
+  counted: CounterCell | null;
+}
 
 export interface ResolveCacheOptions {
   /** Most entries kept; the least recently used goes first. */
@@ -28,16 +46,19 @@ export interface ResolveCacheOptions {
   readonly positiveTtlMs?: number;
   /** Monotonic milliseconds, for the TTLs. */
   readonly clock?: () => number;
+  /**
+   * A number in [0, 1) per found entry: its lifetime is shortened by up to a fifth of `positiveTtlMs`, so answers
+   * filled together (a warm-up, a burst after a restart) do not all lapse and refill in the same second.
+   */
+  readonly jitter?: () => number;
 }
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 export const DEFAULT_NEGATIVE_TTL_MS = 5_000;
 export const DEFAULT_POSITIVE_TTL_MS = 60_000;
 
-interface Slot {
-  readonly node: string;
+interface Slot extends CacheHit {
   readonly name: string;
-  readonly value: CachedResolution;
   /** Monotonic ms after which the slot is ignored. */
   readonly until: number;
   /** Read since eviction last passed it over (second-chance LRU). */
@@ -62,6 +83,7 @@ export class ResolveCache {
   readonly #negativeTtlMs: number;
   readonly #positiveTtlMs: number;
   readonly #clock: () => number;
+  readonly #jitter: () => number;
   #epoch = 0;
   /** Off until invalidation is wired up: an entry nobody can invalidate must never be served. */
   #enabled = true;
@@ -71,6 +93,7 @@ export class ResolveCache {
     this.#negativeTtlMs = options.negativeTtlMs ?? DEFAULT_NEGATIVE_TTL_MS;
     this.#positiveTtlMs = options.positiveTtlMs ?? DEFAULT_POSITIVE_TTL_MS;
     this.#clock = options.clock ?? (() => performance.now());
+    this.#jitter = options.jitter ?? Math.random;
   }
 
   get size(): number {
@@ -89,7 +112,7 @@ export class ResolveCache {
   }
 
   /** The live entry of `label.namespace` with its node, in one lookup (the resolve hot path). */
-  hit(name: string): { readonly node: string; readonly value: CachedResolution } | undefined {
+  hit(name: string): CacheHit | undefined {
     return this.#live(this.#byName.get(name));
   }
 
@@ -114,10 +137,11 @@ export class ResolveCache {
   /** Stores a fill unless the cache is off or something was invalidated after `ticket` was taken. */
   set(node: string, name: string, value: CachedResolution, ticket: FillTicket): void {
     if (!this.#enabled || ticket !== this.#epoch) return;
-    const until = this.#clock() + (value.kind === "found" ? this.#positiveTtlMs : this.#negativeTtlMs);
+    const ttl = value.kind === "found" ? this.#positiveTtlMs * (1 - this.#jitter() / 5) : this.#negativeTtlMs;
+    const until = this.#clock() + ttl;
     const previous = this.#slots.get(node);
     if (previous !== undefined) this.#drop(previous);
-    const slot: Slot = { node, name, value, until, hot: false };
+    const slot: Slot = { node, name, value, until, hot: false, counted: null };
     this.#slots.set(node, slot);
     this.#byName.set(name, slot);
     while (this.#slots.size > this.#max) {

@@ -15,7 +15,7 @@ import {
 import type { Db } from "../../../db/types.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import type { CachedResolution } from "../../resolve-cache.ts";
+import { type CachedResolution, foundAnswer } from "../../resolve-cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import {
   encodeHistoryCursor,
@@ -322,5 +322,5 @@ async function loadResolution(
     expires_at: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
     ledger: row.issuedLedger,
   });
-  return { kind: "found", name: ref.name, body: JSON.stringify(body), expiresAt: row.expiresAt };
+  return foundAnswer(ref.name, JSON.stringify(body), row.expiresAt);
 }
