@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { ContractReader, decodeRawEvent, fetchBatch, Indexer, RpcClient } from "@namereg/server";
 import { createTestDatabase, runUntilIdle } from "@namereg/server/testing";
+import { cpuSeconds } from "../lib/cpu.ts";
 
 const total = Number(process.argv[2] ?? 200_000);
 const kind = (process.argv[3] ?? "postgres") as "postgres" | "pglite";
@@ -43,6 +44,8 @@ try {
   // Baseline: the same pages, fetched and decoded, nothing stored.
   const rpc = new RpcClient(rpcUrl);
   const latest = (await rpc.getLatestLedger()).sequence;
+  const baselineSelf = process.cpuUsage();
+  const baselineDevnet = cpuSeconds(devnet.pid ?? 0);
   let t = performance.now();
   let decoded = 0;
   let position = { nextLedger: deployment, cursor: null as string | null };
@@ -53,6 +56,8 @@ try {
     position = batch.next;
   }
   const baseline = decoded / ((performance.now() - t) / 1000);
+  const baselineCpu = process.cpuUsage(baselineSelf);
+  const baselineDevnetCpu = cpuSeconds(devnet.pid ?? 0) - baselineDevnet;
 
   const database = await createTestDatabase(kind);
   for (const name of dropped) await database.query(`drop index ${name}`);
@@ -70,9 +75,28 @@ try {
     concurrency: kind === "postgres" ? Number(process.env.INGEST_CONCURRENCY ?? 2) : 1,
   });
   await indexer.init();
+  // PostgreSQL's share: this database's backends plus the WAL writer, checkpointer and background writer,
+  // whose work the writes cause (other databases on the server are someone else's).
+  const pgPids = async () =>
+    (
+      await database.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = current_database() or backend_type in ('walwriter', 'checkpointer', 'background writer')",
+      )
+    ).map((r) => r.pid);
+  const cpuOf = (pids: readonly number[]) => new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
+  const pgBefore = kind === "postgres" ? cpuOf(await pgPids()) : new Map<number, number>();
+  const selfBefore = process.cpuUsage();
+  const devnetBefore = cpuSeconds(devnet.pid ?? 0);
   t = performance.now();
   await runUntilIdle(indexer, 100_000);
   const seconds = (performance.now() - t) / 1000;
+  const self = process.cpuUsage(selfBefore);
+  const selfCpu = (self.user + self.system) / 1e6;
+  const devnetCpu = cpuSeconds(devnet.pid ?? 0) - devnetBefore;
+  let pgCpu = 0;
+  if (kind === "postgres") {
+    for (const [pid, cpu] of cpuOf(await pgPids())) pgCpu += cpu - (pgBefore.get(pid) ?? 0);
+  }
   const [row] = await database.query<{ n: string }>("select count(*) as n from events");
   const archived = Number(row?.n ?? 0);
   await database.close();
@@ -83,6 +107,14 @@ try {
     `events archived         ${archived} in ${seconds.toFixed(1)} s → ${Math.round(rate)} events/s`,
   );
   console.log(`baseline fetch+decode   ${decoded} events → ${Math.round(baseline)} events/s`);
+  // CPU per event, to tell which process to shrink when the cores are saturated.
+  const perEvent = (cpu: number, n = archived) => `${((cpu / n) * 1e6).toFixed(1)} µs/event`;
+  console.log(
+    `ingest CPU              indexer ${perEvent(selfCpu)}${kind === "postgres" ? `, postgres ${perEvent(pgCpu)}` : " (PGlite included)"}, devnet ${perEvent(devnetCpu)}`,
+  );
+  console.log(
+    `baseline CPU            fetch+decode ${perEvent((baselineCpu.user + baselineCpu.system) / 1e6, decoded)}, devnet ${perEvent(baselineDevnetCpu, decoded)}`,
+  );
   console.log(`ratio ingest/baseline   ${(rate / baseline).toFixed(2)}  (budget: ≥ 0.60)`);
 } finally {
   devnet.kill("SIGTERM");
