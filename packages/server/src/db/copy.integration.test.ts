@@ -52,6 +52,19 @@ describe.each(TEST_DATABASE_KINDS)("copyRows on %s", (kind) => {
     ]);
   });
 
+  it("keeps every row when the rows span several COPY chunks", async () => {
+    const many = Array.from({ length: 2500 }, (_, i) => row(10_000 + i, { contractId: "CCOPYMANY" }));
+    await database.db.transaction(async (tx) => {
+      await copyRows(tx, events, many, { conflict: [events.id], onConflict: "nothing" });
+    });
+    const stored = await database.db
+      .select()
+      .from(events)
+      .where(eq(events.contractId, "CCOPYMANY"))
+      .orderBy(events.id);
+    expect(stored.map(({ ingestedAt: _, ...r }) => r)).toEqual(many);
+  });
+
   it("falls back to the conflict rule on a duplicate and keeps the transaction alive", async () => {
     await database.db.transaction(async (tx) => {
       await copyRows(tx, events, [row(2), row(3)], { conflict: [events.id], onConflict: "nothing" });

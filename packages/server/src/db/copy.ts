@@ -26,30 +26,48 @@ export function pgConnection(db: Db): Client | null {
 }
 
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+const SPECIAL = /[\\\n\r\t]/;
+const SPECIALS = /[\\\n\r\t]/g;
 
-/** One value in COPY text format (`\N` for null; backslash, newline, CR and tab escaped). */
-export function copyValue(column: PgColumn, value: unknown): string {
-  if (value === null || value === undefined) return "\\N";
-  let text: string;
+/** Backslash, newline, CR and tab escaped; most values have none, and testing first skips the replace. */
+const escape = (text: string): string =>
+  SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c] ?? c) : text;
+
+type Encode = (value: unknown) => string;
+
+/** How a column's non-null values become COPY text, decided once per column rather than per value. */
+function encoderOf(column: PgColumn): Encode {
   const type = column.getSQLType();
-  if (type === "jsonb" || type === "json") text = JSON.stringify(value);
-  else if (value instanceof Date) text = value.toISOString();
-  else if (typeof value === "boolean") text = value ? "t" : "f";
-  else text = String(value);
-  return text.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c] ?? c);
+  if (type === "jsonb" || type === "json") return (value) => escape(JSON.stringify(value));
+  return (value) => {
+    if (typeof value === "string") return escape(value);
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === "boolean") return value ? "t" : "f";
+    return escape(String(value));
+  };
 }
 
 function* copyLines(
   columns: [string, PgColumn][],
   rows: readonly Record<string, unknown>[],
 ): Generator<string> {
-  for (let i = 0; i < rows.length; i += LINES_PER_CHUNK) {
-    let chunk = "";
-    for (const row of rows.slice(i, i + LINES_PER_CHUNK)) {
-      chunk += `${columns.map(([key, col]) => copyValue(col, row[key])).join("\t")}\n`;
+  const keys = columns.map(([key]) => key);
+  const encoders = columns.map(([, col]) => encoderOf(col));
+  const last = columns.length - 1;
+  let chunk = "";
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    for (let c = 0; c <= last; c++) {
+      const value = row[keys[c] as string];
+      chunk += value === null || value === undefined ? "\\N" : (encoders[c] as Encode)(value);
+      chunk += c === last ? "\n" : "\t";
     }
-    yield chunk;
+    if ((i + 1) % LINES_PER_CHUNK === 0) {
+      yield chunk;
+      chunk = "";
+    }
   }
+  if (chunk !== "") yield chunk;
 }
 
 /**
