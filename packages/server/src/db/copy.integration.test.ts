@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
 import { copyRows, pgConnection } from "./copy.ts";
-import { events, nameHistory } from "./tables.ts";
+import { events, nameHistory, names } from "./tables.ts";
 
 const row = (n: number, over: Partial<typeof events.$inferInsert> = {}): typeof events.$inferInsert => ({
   id: `${String(n).padStart(19, "0")}-0000000001`,
@@ -96,5 +96,30 @@ describe.each(TEST_DATABASE_KINDS)("copyRows on %s", (kind) => {
       .from(nameHistory)
       .where(eq(nameHistory.eventId, row(3).id));
     expect(history).toMatchObject({ generation: 7n, holder: null, action: "issue" });
+  });
+
+  it("updates a keyed row inserted since the caller found it absent (names), by the upsert rule", async () => {
+    const name = (holder: string): typeof names.$inferInsert => ({
+      node: "bb".repeat(32),
+      namespace: "copytest",
+      label: "alice",
+      holder,
+      address: holder,
+      expiresAt: null,
+      generation: 1n,
+      active: true,
+      issuedLedger: 5,
+      issuedAt: null,
+      txHash: "ef".repeat(32),
+      updatedLedger: 5,
+      transferTo: null,
+      transferExpires: null,
+    });
+    await database.db.insert(names).values(name("GFIRST"));
+    await database.db.transaction(async (tx) => {
+      await copyRows(tx, names, [name("GSECOND")], { conflict: [names.node], onConflict: "update" });
+    });
+    const stored = await database.db.select().from(names).where(eq(names.namespace, "copytest"));
+    expect(stored).toEqual([name("GSECOND")]);
   });
 });

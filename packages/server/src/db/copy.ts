@@ -1,12 +1,14 @@
-// COPY for the append-only tables the indexer writes (the event archive, name history). PostgreSQL parses COPY's
-// text format several times faster than the JSON document bulk.ts sends (measured: 50,000 archive rows in
-// ~300 ms against ~900 ms, of which ~600 ms was json_to_recordset parsing alone). Drizzle has no COPY and
-// node-postgres needs pg-copy-streams for it; the encoding of values into COPY text is written here because
-// it depends on our column types.
+// COPY for the append-only tables the indexer writes (the event archive, name history) and for the rows of a
+// page that are new to a keyed table (names a back-fill issues). PostgreSQL parses COPY's text format several
+// times faster than the JSON document bulk.ts sends (measured: 50,000 archive rows in ~300 ms against ~900 ms,
+// of which ~600 ms was json_to_recordset parsing alone). Drizzle has no COPY and node-postgres needs
+// pg-copy-streams for it; the encoding of values into COPY text is written here because it depends on our
+// column types.
 //
-// COPY cannot say ON CONFLICT. The indexer writes only events it has just checked are not archived, under the
-// writer fence, so a conflict means something unforeseen: the COPY runs in a savepoint and, on a unique
-// violation, the rows go again through bulk.ts with its conflict rule, exactly as before.
+// COPY cannot say ON CONFLICT. The indexer writes only rows it has just checked are absent (events not
+// archived, names its locked load did not find), under the writer fence, so a conflict means something
+// unforeseen: the COPY runs in a savepoint and, on a unique violation, the rows go again through bulk.ts with
+// its conflict rule, exactly as before.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { getTableColumns } from "drizzle-orm";
