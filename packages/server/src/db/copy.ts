@@ -32,7 +32,7 @@ const SPECIAL = /[\\\n\r\t]/;
 const SPECIALS = /[\\\n\r\t]/g;
 
 /** Backslash, newline, CR and tab escaped; most values have none, and testing first skips the replace. */
-const escape = (text: string): string =>
+const escapeText = (text: string): string =>
   SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c] ?? c) : text;
 
 type Encode = (value: unknown) => string;
@@ -40,12 +40,12 @@ type Encode = (value: unknown) => string;
 /** How a column's non-null values become COPY text, decided once per column rather than per value. */
 function encoderOf(column: PgColumn): Encode {
   const type = column.getSQLType();
-  if (type === "jsonb" || type === "json") return (value) => escape(JSON.stringify(value));
+  if (type === "jsonb" || type === "json") return (value) => escapeText(JSON.stringify(value));
   return (value) => {
-    if (typeof value === "string") return escape(value);
+    if (typeof value === "string") return escapeText(value);
     if (value instanceof Date) return value.toISOString();
     if (typeof value === "boolean") return value ? "t" : "f";
-    return escape(String(value));
+    return escapeText(String(value));
   };
 }
 
