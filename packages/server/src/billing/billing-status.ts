@@ -1,17 +1,15 @@
 // The `Billing watcher` status component (spec §2.6): `cursorAgeSeconds` since the last completed poll (empty
 // polls count) and `quarantined`, the payments waiting for an operator. Unknown before the first poll; degraded
-// while anything is quarantined (money sits unapplied); lagging, then down, as the cursor ages — the same limits
-// as the escrow watcher.
+// while anything is quarantined (money sits unapplied); lagging, then down, as the cursor ages — the rule both
+// account watchers share (watchers/watcher-state.ts).
 import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { billingPayments, paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { cursorAgeSeconds, watcherState } from "../watchers/watcher-state.ts";
 
 /** The billing watcher's row in payment_cursors. */
 export const BILLING_CURSOR = "billing";
-
-export const BILLING_LAGGING_SECONDS = 60;
-export const BILLING_DOWN_SECONDS = 120;
 
 export const BillingComponent = z.object({
   name: z.literal("Billing watcher"),
@@ -40,15 +38,8 @@ export async function billingComponent(db: Db, now: Date): Promise<BillingCompon
     const quarantined = await quarantinedCount(db);
     const polledAt = cursor?.polledAt ?? null;
     if (polledAt === null) return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined };
-    const age = Math.max(0, Math.floor((now.getTime() - polledAt.getTime()) / 1000));
-    const state =
-      age > BILLING_DOWN_SECONDS
-        ? "down"
-        : quarantined > 0
-          ? "degraded"
-          : age > BILLING_LAGGING_SECONDS
-            ? "lagging"
-            : "operational";
+    const age = cursorAgeSeconds(polledAt, now);
+    const state = watcherState(age, quarantined);
     return { ...base, state, cursorAgeSeconds: age, quarantined };
   } catch {
     return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined: null };

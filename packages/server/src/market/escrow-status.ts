@@ -5,13 +5,10 @@ import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { marketPayments, marketPayouts, paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { cursorAgeSeconds, watcherState } from "../watchers/watcher-state.ts";
 
-/** A pass every few seconds: a minute without one is late, two minutes is dead (the indexer's staleness limit). */
 /** The escrow watcher's row in payment_cursors. */
 export const ESCROW_CURSOR = "escrow";
-
-export const ESCROW_LAGGING_SECONDS = 60;
-export const ESCROW_DOWN_SECONDS = 120;
 
 export const EscrowComponent = z.object({
   name: z.literal("Escrow watcher"),
@@ -41,15 +38,8 @@ export async function escrowComponent(db: Db, now: Date): Promise<EscrowComponen
     const polledAt = cursor?.polledAt ?? null;
     if (polledAt === null)
       return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: parked };
-    const age = Math.max(0, Math.floor((now.getTime() - polledAt.getTime()) / 1000));
-    const state =
-      age > ESCROW_DOWN_SECONDS
-        ? "down"
-        : parked > 0
-          ? "degraded"
-          : age > ESCROW_LAGGING_SECONDS
-            ? "lagging"
-            : "operational";
+    const age = cursorAgeSeconds(polledAt, now);
+    const state = watcherState(age, parked);
     return { ...base, state, cursorAgeSeconds: age, parkedPayouts: parked };
   } catch {
     return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: null };

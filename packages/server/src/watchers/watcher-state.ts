@@ -1,0 +1,21 @@
+// How an account-payment watcher (billing, escrow) reports in /v1/status (spec §2.6): it polls every few seconds,
+// so a minute without a completed poll is late and two minutes is dead (the indexer's staleness limit), and money
+// waiting for an operator (quarantined or parked) degrades it — unless it is down, which says more.
+
+export const WATCHER_LAGGING_SECONDS = 60;
+export const WATCHER_DOWN_SECONDS = 120;
+
+export type WatcherState = "operational" | "lagging" | "degraded" | "down";
+
+/** Whole seconds since the last completed poll, never negative (clocks of two hosts may disagree). */
+export function cursorAgeSeconds(polledAt: Date, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - polledAt.getTime()) / 1000));
+}
+
+/** The state of a watcher whose last poll is `ageSeconds` old with `waiting` items held for an operator. */
+export function watcherState(ageSeconds: number, waiting: number): WatcherState {
+  if (ageSeconds > WATCHER_DOWN_SECONDS) return "down";
+  if (waiting > 0) return "degraded";
+  if (ageSeconds > WATCHER_LAGGING_SECONDS) return "lagging";
+  return "operational";
+}
