@@ -40,8 +40,10 @@ const ROUNDS = 3;
 
 const children: ChildProcess[] = [];
 let lastChild: ChildProcess | undefined;
-function start(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+function start(args: string[], nodeFlags: string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [...nodeFlags, ...args], {
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
   children.push(child);
   lastChild = child;
   return new Promise((resolve, reject) => {
@@ -68,6 +70,27 @@ const load = (base: string, paths: readonly string[], opts: { duration?: number;
 function rssMiB(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/**
+ * The API's RSS and its JavaScript heap in use after a full collection, in MiB. RSS alone cannot show growth: the
+ * collector returns memory between two readings (it once came out at −143 MiB per 1M names).
+ */
+async function memoryOf(child: ChildProcess, base: string): Promise<Memory> {
+  const heap = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m) => resolve((m as { heapUsed: number }).heapUsed / 2 ** 20));
+    if (!child.send("memory")) reject(new Error("the API process takes no messages"));
+  });
+  // The cache is what the heap holds per name; its size says how much of a difference is cache entries.
+  const metrics = await (await fetch(new URL("/metrics", base))).text();
+  const entries = Number(/^namereg_resolve_cache_entries (\d+)/m.exec(metrics)?.[1] ?? Number.NaN);
+  return { rss: rssMiB(child.pid), heap, entries };
+}
+
+interface Memory {
+  readonly rss: number;
+  readonly heap: number;
+  readonly entries: number;
 }
 
 const holders = Array.from({ length: HOLDERS }, () => Keypair.random().publicKey());
@@ -145,9 +168,9 @@ try {
   };
 
   // ---- the servers: the API (cache warmed over the spread), bare node:http, a demo devnet ----
-  const api = readyUrl(await start([here("./server.ts"), "api", database.url]));
+  const api = readyUrl(await start([here("./server.ts"), "api", database.url], ["--expose-gc"]));
   t = performance.now();
-  const apiPid = lastChild?.pid;
+  const apiProcess = lastChild as ChildProcess;
   const warmFailed = await visitAll(api, paths, connections);
   const warmSeconds = (performance.now() - t) / 1000;
   if (warmFailed > 0) throw new Error(`${warmFailed} warm-up requests failed`);
@@ -213,16 +236,16 @@ try {
     const points = await pointReads(await nodesOf(slice), coldSeconds);
     rounds.push({ resolve, health, bare: base, seq, conc, cold, points });
   }
-  const rssWarm = rssMiB(apiPid);
+  const warm = await memoryOf(apiProcess, api);
 
   // Growth: N more names, the spread warmed again and 20,000 of the new names resolved, then the RSS again.
-  let growth: { names: number; rss: number } | null = null;
+  let growth: { names: number; memory: Memory } | null = null;
   if (values.growth !== "false") {
     await insertNames(total + 1, 2 * total);
     await visitAll(api, paths, connections);
     const fresh = Array.from({ length: 20_000 }, () => total + 1 + Math.floor(Math.random() * total));
     await visitAll(api, fresh.map(pathOf), connections);
-    growth = { names: 2 * total, rss: rssMiB(apiPid) };
+    growth = { names: 2 * total, memory: await memoryOf(apiProcess, api) };
   }
   await raw.end();
 
@@ -264,11 +287,19 @@ try {
   console.log(`median ratio resolve/simulate seq     ${vsSequential.toFixed(0)}×  (budget: ≥ 100×)`);
   console.log(`median ratio resolve/simulate conc10  ${vsConcurrent.toFixed(0)}×`);
   console.log(`median ratio cold resolve/pg reads    ${coldVsPoints.toFixed(2)}  (budget: ≥ 0.50)`);
-  console.log(`API RSS, ${n(total)} names, warm      ${rssWarm.toFixed(0)} MiB`);
+  const mib = (x: number) => `${x.toFixed(0)} MiB`;
+  const memoryLine = (m: Memory) =>
+    `RSS ${mib(m.rss)}, JS heap in use after a full GC ${mib(m.heap)}, ${n(m.entries)} cached answers`;
+  console.log(`API memory, ${n(total)} names, warm  ${memoryLine(warm)}`);
   if (growth !== null) {
-    const perMillion = (growth.rss - rssWarm) / (total / 1_000_000);
+    const { memory } = growth;
+    const perMillion = (key: "rss" | "heap") => ((memory[key] - warm[key]) / (total / 1_000_000)).toFixed(1);
+    const perEntry = ((memory.heap - warm.heap) * 2 ** 20) / (memory.entries - warm.entries);
+    console.log(`API memory, ${n(growth.names)} names      ${memoryLine(memory)}`);
     console.log(
-      `API RSS, ${n(growth.names)} names       ${growth.rss.toFixed(0)} MiB  (${perMillion.toFixed(1)} MiB more per 1M names)`,
+      `  per 1M more names: RSS ${perMillion("rss")} MiB, heap ${perMillion("heap")} MiB; ` +
+        `the heap difference over the cache's: ${perEntry.toFixed(0)} bytes per cached answer ` +
+        `(names live in the database; the cache is bounded at 100,000 answers)`,
     );
   }
 } finally {
