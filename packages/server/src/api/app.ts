@@ -26,6 +26,7 @@ import { installRouteLimits } from "./plugins/route-limits.ts";
 import { registerWebPage } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
+import type { ResolveCacheOptions } from "./resolve-cache.ts";
 import type { RouteDeps } from "./route-deps.ts";
 import { chainAddressRoutes } from "./routes/addresses/chain-addresses.ts";
 import { holderTxRoutes } from "./routes/addresses/holder-tx.ts";
@@ -89,6 +90,8 @@ export interface AppDeps {
   readonly metrics?: ServiceMetrics;
   /** False: every request goes through Fastify (the fast path's tests compare both). Default on. */
   readonly fastResolve?: boolean;
+  /** The resolve cache's bounds and clock; default: 100,000 answers, 60 s / 5 s, `performance.now()`. */
+  readonly resolveCache?: ResolveCacheOptions;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -167,7 +170,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
-    const routeDeps: RouteDeps = { ...base, resolution: await resolutionServicesOf(app, base) };
+    const resolution = await resolutionServicesOf(app, { ...base, cache: deps.resolveCache ?? {} });
+    const routeDeps: RouteDeps = { ...base, resolution };
     const metrics = config.metricsEnabled ? (deps.metrics ?? new ServiceMetrics()) : null;
     if (metrics !== null) {
       registerMetrics(app, {

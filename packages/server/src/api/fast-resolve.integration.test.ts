@@ -2,6 +2,7 @@
 // indexed demo: the same status, headers and body for a hit; one global limit across both paths; and everything
 // it must not answer — misses, expired names, odd paths, HEAD, a reached limit — left to Fastify.
 import type { NamingDevnet } from "@namereg/devnet";
+import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/fixtures/config.ts";
 import type { TestDatabase } from "../../test/fixtures/database.ts";
@@ -9,6 +10,7 @@ import { indexDemo } from "../../test/fixtures/demo.ts";
 import type { Env } from "../config/load.ts";
 import { type App, buildApp } from "./app.ts";
 import { fastResolveOf } from "./fast-resolve.ts";
+import type { ResolveCacheOptions } from "./resolve-cache.ts";
 
 interface Answer {
   status: number;
@@ -30,13 +32,18 @@ describe("the fast resolve path", () => {
   let database: TestDatabase;
   const apps: App[] = [];
   let wall = Date.now();
-  const start = async (env: Env, fastResolve = true): Promise<{ app: App; base: string }> => {
+  const start = async (
+    env: Env,
+    fastResolve = true,
+    resolveCache: ResolveCacheOptions = {},
+  ): Promise<{ app: App; base: string }> => {
     const app = await buildApp({
       config: testConfig(env),
       db: database,
       redis: null,
       fastResolve,
       now: () => new Date(wall),
+      resolveCache,
     });
     apps.push(app);
     return { app, base: await app.listen({ port: 0, host: "127.0.0.1" }) };
@@ -137,5 +144,38 @@ describe("the fast resolve path", () => {
     expect(JSON.parse(expired.body)).toMatchObject({ error: "name_expired" });
     expect(served()).toBe(1);
     wall = Date.now();
+  });
+
+  it("re-reads an answer still asked for near the end of its lifetime, serving it until the new one is in", async () => {
+    let monotonic = 0;
+    const { app, base } = await start({}, true, {
+      positiveTtlMs: 10_000,
+      clock: () => monotonic,
+      jitter: () => 0,
+    });
+    const account = async () => JSON.parse((await get(base, "/v1/resolve/acme/alice")).body).account;
+    const before = await account();
+    // A change whose notification never came: only a re-read of the mirror can show it.
+    const other = Keypair.random().publicKey();
+    const holder = (address: string) =>
+      database.query("update names set holder = $1 where namespace = 'acme' and label = 'alice'", [address]);
+    await holder(other);
+    try {
+      monotonic = 8_999;
+      expect(await account()).toBe(before);
+      // The last tenth of the answer's 10 s: this hit is served from the cache and asks for a re-read.
+      monotonic = 9_000;
+      expect(await account()).toBe(before);
+      let seen = before;
+      for (let i = 0; i < 100 && seen === before; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        seen = await account();
+      }
+      // Still inside the first answer's lifetime: only the re-read can have brought this.
+      expect(seen).toBe(other);
+      expect(fastResolveOf(app)?.served).toBeGreaterThanOrEqual(3);
+    } finally {
+      await holder(before);
+    }
   });
 });

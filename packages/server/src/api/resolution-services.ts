@@ -6,7 +6,7 @@ import type { Database } from "../db/types.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import { ExpiryClock } from "./expiry-clock.ts";
 import { ResolutionCounter } from "./resolution-counter.ts";
-import { ResolveCache, wireInvalidation } from "./resolve-cache.ts";
+import { ResolveCache, type ResolveCacheOptions, wireInvalidation } from "./resolve-cache.ts";
 
 export interface ResolutionServices {
   readonly cache: ResolveCache;
@@ -16,9 +16,14 @@ export interface ResolutionServices {
 
 export async function resolutionServicesOf(
   app: FastifyInstance,
-  deps: { readonly db: Database; readonly chain: ChainHeadSource | undefined; readonly now: () => Date },
+  deps: {
+    readonly db: Database;
+    readonly chain: ChainHeadSource | undefined;
+    readonly now: () => Date;
+    readonly cache?: ResolveCacheOptions;
+  },
 ): Promise<ResolutionServices> {
-  const cache = new ResolveCache();
+  const cache = new ResolveCache(deps.cache);
   const counter = new ResolutionCounter(deps.db.db, app.log);
   const clock = new ExpiryClock({ db: deps.db.replica, chain: deps.chain, now: deps.now, log: app.log });
   const subscription = await wireInvalidation(cache, deps.db, app.log);

@@ -73,6 +73,44 @@ describe("ResolveCache", () => {
     expect(cache.get(node(1))).toBeUndefined();
   });
 
+  it("has a found answer still asked for in the last tenth of its lifetime re-read once, serving it meanwhile", async () => {
+    let now = 0;
+    const cache = new ResolveCache({ positiveTtlMs: 10_000, clock: () => now, jitter: () => 0 });
+    const asked: string[] = [];
+    let failing = false;
+    cache.refreshWith(async (refreshed, name) => {
+      asked.push(name);
+      if (failing) throw new Error("database down");
+      cache.set(refreshed, name, found(`${name}!`), cache.ticket());
+    });
+    cache.set(node(1), "a.x", found("a.x"), cache.ticket());
+    cache.set(node(2), "missing.x", missing, cache.ticket());
+    now = 8_999;
+    expect(cache.hit("a.x")?.value).toEqual(found("a.x"));
+    expect(asked).toEqual([]);
+    now = 9_000;
+    cache.get(node(2));
+    expect(cache.hit("a.x")?.value).toEqual(found("a.x"));
+    expect(asked).toEqual(["a.x"]);
+    await Promise.resolve();
+    // The re-read (stored at 9,000) replaced the answer and starts a lifetime of its own.
+    now = 17_999;
+    expect(cache.hit("a.x")?.value).toEqual(found("a.x!"));
+    expect(asked).toEqual(["a.x"]);
+    // A failed re-read is asked for once and leaves the answer to lapse.
+    failing = true;
+    now = 18_000;
+    cache.hit("a.x");
+    cache.hit("a.x");
+    await Promise.resolve();
+    expect(asked).toEqual(["a.x", "a.x"]);
+    now = 18_999;
+    expect(cache.hit("a.x")?.value).toEqual(found("a.x!"));
+    expect(asked).toEqual(["a.x", "a.x"]);
+    now = 19_000;
+    expect(cache.hit("a.x")).toBeUndefined();
+  });
+
   it("drops invalidated nodes, negative ones included, and everything on clear", () => {
     const cache = new ResolveCache();
     cache.set(node(1), "a.x", found("a.x"), cache.ticket());

@@ -61,6 +61,10 @@ interface Slot extends CacheHit {
   readonly name: string;
   /** Monotonic ms after which the slot is ignored. */
   readonly until: number;
+  /** Monotonic ms after which a hit has the answer re-read in the background (found answers only). */
+  readonly refreshAt: number;
+  /** A re-read has been asked for (one per slot; its fill replaces the slot). */
+  refreshing: boolean;
   /** Read since eviction last passed it over (second-chance LRU). */
   hot: boolean;
 }
@@ -71,6 +75,12 @@ interface Slot extends CacheHit {
  * when no invalidation happened since (one counter for all nodes: rare changes cost a few missed fills).
  */
 export type FillTicket = number;
+
+/** Re-reads the answer of `node` (named `name`) from the mirror and stores it, as a miss would. */
+export type Refresh = (node: string, name: string) => Promise<unknown>;
+
+/** Share of a found answer's lifetime after which a hit has it re-read ahead of its lapse. */
+const REFRESH_AFTER = 0.9;
 
 export class ResolveCache {
   readonly #slots = new Map<string, Slot>();
@@ -87,6 +97,7 @@ export class ResolveCache {
   #epoch = 0;
   /** Off until invalidation is wired up: an entry nobody can invalidate must never be served. */
   #enabled = true;
+  #refresh: Refresh | null = null;
 
   constructor(options: ResolveCacheOptions = {}) {
     this.#max = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
@@ -122,12 +133,25 @@ export class ResolveCache {
    */
   #live(slot: Slot | undefined): Slot | undefined {
     if (slot === undefined) return undefined;
-    if (slot.until <= this.#clock()) {
+    const now = this.#clock();
+    if (slot.until <= now) {
       this.#drop(slot);
       return undefined;
     }
     slot.hot = true;
+    // A name still asked for near the end of its answer's lifetime is re-read in the background while the answer
+    // is served: its readers never meet the miss, and the re-read comes no earlier than the lapse would have.
+    if (slot.refreshAt <= now && !slot.refreshing && this.#refresh !== null) {
+      slot.refreshing = true;
+      // A failed re-read leaves the answer to lapse; the miss then reports the failure to its reader.
+      this.#refresh(slot.node, slot.name).catch(() => {});
+    }
     return slot;
+  }
+
+  /** How found answers are re-read ahead of their lapse (the resolve route's fill); none: they just lapse. */
+  refreshWith(refresh: Refresh): void {
+    this.#refresh = refresh;
   }
 
   ticket(): FillTicket {
@@ -137,11 +161,14 @@ export class ResolveCache {
   /** Stores a fill unless the cache is off or something was invalidated after `ticket` was taken. */
   set(node: string, name: string, value: CachedResolution, ticket: FillTicket): void {
     if (!this.#enabled || ticket !== this.#epoch) return;
-    const ttl = value.kind === "found" ? this.#positiveTtlMs * (1 - this.#jitter() / 5) : this.#negativeTtlMs;
-    const until = this.#clock() + ttl;
+    const found = value.kind === "found";
+    const ttl = found ? this.#positiveTtlMs * (1 - this.#jitter() / 5) : this.#negativeTtlMs;
+    const now = this.#clock();
+    const until = now + ttl;
+    const refreshAt = found ? now + ttl * REFRESH_AFTER : Number.POSITIVE_INFINITY;
     const previous = this.#slots.get(node);
     if (previous !== undefined) this.#drop(previous);
-    const slot: Slot = { node, name, value, until, hot: false, counted: null };
+    const slot: Slot = { node, name, value, until, refreshAt, refreshing: false, hot: false, counted: null };
     this.#slots.set(node, slot);
     this.#byName.set(name, slot);
     while (this.#slots.size > this.#max) {

@@ -63,6 +63,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     cache.set(ref.node, ref.name, entry, ticket);
     return entry;
   };
+  // Cached names are `label.namespace` with a validated label, which holds no dot.
+  cache.refreshWith((node, name) => {
+    const dot = name.indexOf(".");
+    return fill({ label: name.slice(0, dot), namespace: name.slice(dot + 1), name, node });
+  });
 
   app.get(
     "/v1/resolve/:namespace/:label",
