@@ -2,11 +2,12 @@
 // Why by hand: on a hit the answer is a serialised string already, and Fastify's per-request machinery (request
 // and reply objects, routing, hook chains, the schema validator) cost as much CPU as everything else the answer
 // needs, which kept resolve at ~0.4 of a bare node:http server. This handler does only what the Fastify route does
-// for a hit — the global per-IP limit (the plugin's own check, same store and key; its 429 too, so a request is
-// counted once), the CORS headers of a public route, the expiry check, the resolution counter, the request metric
-// and log lines — and writes the same bytes. Anything else falls through to Fastify untouched: a miss, a name that
-// is missing or expired, a store error, HEAD/OPTIONS, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the two paths to
-// the same status, headers and body.
+// for a hit — the global per-IP limit (same store and key as the plugin; an IPv4 client counted in the in-process
+// store directly, without the plugin's promise round; its 429 too, so a request is counted once), the CORS headers
+// of a public route, the expiry check, the resolution counter, the request metric and log lines — and writes the
+// same bytes. Anything else falls through to Fastify untouched: a miss, a name that is missing or expired, a store
+// error, HEAD/OPTIONS, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the two paths to the
+// same status, headers and body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
