@@ -22,6 +22,9 @@ console.log(
 console.log(
   `error burst: not operational after ${s(r.errorBurst.notOperationalAfterSeconds)}, operational again ${s(r.errorBurst.recoveredAfterSeconds)} after`,
 );
+console.log(
+  `shortened retention: ${r.retention.appended} names in hidden ledgers, gap listed ${s(r.retention.gapListedAfterSeconds)} after the restart, backfill filled ${r.retention.filled} gap(s) and left ${r.retention.remaining}, coverage complete ${s(r.retention.completeAfterSeconds)} after`,
+);
 console.log(`violations: ${r.violations.length === 0 ? "none" : r.violations.join("; ")}`);
 console.log(r.ok ? "OK" : "FAILED");
 if (!r.ok) process.exitCode = 1;

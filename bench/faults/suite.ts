@@ -1,12 +1,16 @@
 // The fault suite: indexing and serving while the devnet's RPC misbehaves the way providers do. A bulk back-fill
 // runs under a seeded mix (error share, latency, truncated pages, 429 with Retry-After, 503, resets, hangs, cut
-// JSON) while /v1/status and /v1/coverage are polled; then a frozen head and an error burst, each lifted again.
-// Asserted: no event of the chain is missing from the archive (against an uninterrupted run), coverage is never
-// `complete` over a gap or while stale, /v1/status is not `operational` for the RPC or the indexer while the head
-// is frozen or the RPC fails, and is `operational` again within `recoverWithinSeconds` after.
+// JSON) while /v1/status and /v1/coverage are polled; then a frozen head and an error burst, each lifted again;
+// then shortened retention: ledgers with new names close while the indexer is stopped, the RPC's retention shrinks
+// below them, the indexer comes back to a chain that no longer serves them, and `backfill` fills the gap once the
+// retention is back. Asserted: no event of the chain is missing from the archive (against an uninterrupted run plus
+// the names added), coverage is never `complete` over a gap or while stale and lists the retention gap, /v1/status
+// is not `operational` for the RPC or the indexer while the head is frozen or the RPC fails, and every component is
+// `operational` again (coverage complete after the backfill) within `recoverWithinSeconds` after.
 // `bench/faults/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
-import { startNamingDevnet } from "@namereg/devnet";
-import { buildApp, RpcClient } from "@namereg/server";
+import { bulkHolder, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
+import { encodeEvent, nameNode } from "@namereg/protocol";
+import { backfill, buildApp, ContractReader, RpcClient } from "@namereg/server";
 import { createTestDatabase, indexerFor, runUntilIdle, testConfig } from "@namereg/server/testing";
 
 export interface FaultSuiteOptions {
@@ -28,6 +32,17 @@ export interface FaultSuiteResult {
   backfillSeconds: number;
   frozenHead: { notOperationalAfterSeconds: number | null; recoveredAfterSeconds: number | null };
   errorBurst: { notOperationalAfterSeconds: number | null; recoveredAfterSeconds: number | null };
+  retention: {
+    /** Names added in ledgers the shortened retention hid from the restarted indexer. */
+    appended: number;
+    /** When /v1/coverage listed the gap, counted from the indexer's restart; null: never. */
+    gapListedAfterSeconds: number | null;
+    /** Gaps `backfill` filled once the retention was back, and those it left. */
+    filled: number;
+    remaining: number;
+    /** When /v1/coverage was complete again and every component operational, after the backfill. */
+    completeAfterSeconds: number | null;
+  };
   ok: boolean;
 }
 
@@ -107,10 +122,13 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
       s.components.some(
         (c) => (c.name === "Indexer" || c.name === "the service RPC") && c.state !== "operational",
       );
-    const waitFor = async (check: (s: StatusBody | null) => boolean, ms: number): Promise<number | null> => {
+    const waitFor = async (
+      check: (s: StatusBody | null) => boolean | Promise<boolean>,
+      ms: number,
+    ): Promise<number | null> => {
       const start = performance.now();
       while (performance.now() - start < ms) {
-        if (check(await poll())) return (performance.now() - start) / 1000;
+        if (await check(await poll())) return (performance.now() - start) / 1000;
         await sleep(200);
       }
       return null;
@@ -130,7 +148,7 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
       hangMs: 1500,
       malformedRate: 0.03,
     });
-    const running = indexer.run(controller.signal);
+    let running = indexer.run(controller.signal);
     const started = performance.now();
     const count = async () =>
       Number((await database.query<{ n: string }>("select count(*) as n from events"))[0]?.n ?? 0);
@@ -167,7 +185,37 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
     const burstUp = await waitFor(healthy, 60_000);
     log(`error burst: not operational after ${fmt(burstDown)}, operational ${fmt(burstUp)} after`);
 
+    // 4. Shortened retention: names added while the indexer is stopped fall out of the RPC's window before it is back.
     controller.abort();
+    await running.catch(() => undefined);
+    const appended = appendNames(devnet, o.seed, { ledgers: 6, perLedger: 5 });
+    devnet.setFaults({ retentionLedgers: 3 });
+    const again = new AbortController();
+    cleanup.push(async () => again.abort());
+    running = indexer.run(again.signal);
+    const coverage = async () =>
+      (await app.inject({ method: "GET", url: "/v1/coverage" })).json() as CoverageBody;
+    const restarted = performance.now();
+    let gapListed: number | null = null;
+    while (gapListed === null && performance.now() - restarted < 60_000) {
+      await poll();
+      if ((await coverage()).gaps.length > 0) gapListed = (performance.now() - restarted) / 1000;
+      else await sleep(200);
+    }
+    devnet.setFaults({ retentionLedgers: null });
+    const filling = await backfill({
+      db: database.db,
+      rpc: new RpcClient(devnet.rpcUrl, { retries: 2, backoffMs: 50 }),
+      reader: new ContractReader(devnet.rpcUrl, devnet.networkPassphrase),
+      registryId: devnet.contracts.registry,
+    });
+    const filled = filling.reports.filter((r) => r.filled).length;
+    const complete = await waitFor(async (s) => healthy(s) && (await coverage()).complete, 60_000);
+    log(
+      `retention: ${appended} names hidden, gap listed ${fmt(gapListed)} after the restart; backfill filled ${filled}, left ${filling.remaining}; complete ${fmt(complete)} after`,
+    );
+
+    again.abort();
     await running.catch(() => undefined);
     const ids = referenceIds;
     const missing = await database.query<{ n: string }>(
@@ -187,9 +235,20 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
       backfillSeconds,
       frozenHead: { notOperationalAfterSeconds: frozenDown, recoveredAfterSeconds: frozenUp },
       errorBurst: { notOperationalAfterSeconds: burstDown, recoveredAfterSeconds: burstUp },
+      retention: {
+        appended,
+        gapListedAfterSeconds: gapListed,
+        filled,
+        remaining: filling.remaining,
+        completeAfterSeconds: complete,
+      },
       ok:
         lost === 0 &&
-        archived === referenceIds.length &&
+        archived === referenceIds.length + appended &&
+        gapListed !== null &&
+        filled > 0 &&
+        filling.remaining === 0 &&
+        recovered(complete) &&
         violations.length === 0 &&
         frozenDown !== null &&
         burstDown !== null &&
@@ -200,6 +259,34 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
     controller.abort();
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
+}
+
+/** Closes `ledgers` ledgers of `perLedger` new names each (issues by the bulk registrars); returns how many. */
+function appendNames(
+  devnet: Awaited<ReturnType<typeof startNamingDevnet>>,
+  seed: number,
+  o: { ledgers: number; perLedger: number },
+): number {
+  const namespaces = devnet.bulk?.namespaces ?? [];
+  let n = 0;
+  for (let l = 0; l < o.ledgers; l++) {
+    const batch: SyntheticEvent[] = [];
+    for (let i = 0; i < o.perLedger; i++, n++) {
+      const ns = namespaces[n % namespaces.length];
+      if (ns === undefined) throw new Error("the bulk scenario has no namespaces");
+      const label = `held${seed}x${n}`;
+      const holder = bulkHolder(n % 200).publicKey();
+      const { topics, data } = encodeEvent({
+        type: "name_v1",
+        node: nameNode(label, ns.label),
+        generation: 1n,
+        data: { label, action: "issue", holder, address: holder, expiresAt: 0n },
+      });
+      batch.push({ contractId: ns.registrar, topics, value: data });
+    }
+    devnet.chain.appendSyntheticLedger(batch);
+  }
+  return n;
 }
 
 const fmt = (x: number | null) => (x === null ? "never" : `${x.toFixed(1)} s`);

@@ -7,6 +7,7 @@ export { type LatestLedger, type RawEvent, RpcClient, type RpcClientOptions } fr
 export { type Config, type Env, loadConfig } from "./config/index.ts";
 export { type Database, type Db, openDatabase } from "./db/index.ts";
 export * as tables from "./db/tables.ts";
+export { type BackfillResult, backfill } from "./indexer/backfill.ts";
 export { decodeRawEvent } from "./indexer/decode.ts";
 export { fetchBatch } from "./indexer/fetch-batch.ts";
 export { type CoreContract, Indexer, type IndexerOptions } from "./indexer/indexer.ts";
