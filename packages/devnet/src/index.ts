@@ -56,6 +56,7 @@ export {
   resultCode,
   SimulationFailedError,
   type Submitted,
+  settlingWallet,
   TransactionFailedError,
   Wallet,
 } from "./scenarios/wallet.ts";

@@ -1,5 +1,5 @@
 // The indexer against a running devnet, on PGlite and on a real PostgreSQL database.
-import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet, settlingWallet, startNamingDevnet } from "@namereg/devnet";
 import { encodeEvent, nameNode, namespaceNode, RegistryFns, subnameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
@@ -182,13 +182,7 @@ for (const kind of TEST_DATABASE_KINDS) {
       const net = devnet;
       // plain, not acme: acme is locked, and a locked namespace refuses a new registrar.
       const original = net.demo?.namespaces.plain.registrar ?? "";
-      const wallet = new Wallet({
-        rpcUrl: net.rpcUrl,
-        networkPassphrase: net.networkPassphrase,
-        settle: async () => {
-          net.closeLedger();
-        },
-      });
+      const wallet = settlingWallet(net);
       const { value: replacement } = await wallet.invoke(
         demoKeypair("plain"),
         net.contracts.registry,

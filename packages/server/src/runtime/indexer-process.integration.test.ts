@@ -4,7 +4,7 @@
 // a writer killed right after a commit still has its change reach the API's resolve cache.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet, settlingWallet, startNamingDevnet } from "@namereg/devnet";
 import { nameNode, RegistrarFns } from "@namereg/protocol";
 import { count } from "drizzle-orm";
 import pg from "pg";
@@ -280,13 +280,7 @@ describe("namereg index processes on PostgreSQL", () => {
       const before = await resolve();
       expect(await resolve()).toEqual(before); // cached now
       const chain = devnet;
-      const wallet = new Wallet({
-        rpcUrl: chain.rpcUrl,
-        networkPassphrase: chain.networkPassphrase,
-        settle: async () => {
-          chain.closeLedger();
-        },
-      });
+      const wallet = settlingWallet(chain);
       const renewedTo = BigInt(chain.chain.latest.closeTime) + 3n * 365n * 86_400n;
       const registrar = chain.demo?.namespaces.acme.registrar ?? "";
       await wallet.invoke(demoKeypair("acme"), registrar, RegistrarFns.renew, {

@@ -1,6 +1,6 @@
 // GET /metrics over the indexed demo: Prometheus text that a Prometheus parser reads, and figures that move with
 // traffic (request durations, resolve cache hits and misses) and with indexing (the indexer's ledger).
-import { demoKeypair, Wallet } from "@namereg/devnet";
+import { demoKeypair, settlingWallet } from "@namereg/devnet";
 import { RegistrarFns } from "@namereg/protocol";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,11 +84,7 @@ describe("GET /metrics", () => {
   it("moves with indexing: the indexer's ledger follows the chain", async () => {
     const before = value(await scrape(), "namereg_indexer_ledger");
     const acme = demo.devnet.demo?.namespaces.acme.registrar ?? "";
-    const wallet = new Wallet({
-      rpcUrl: demo.devnet.rpcUrl,
-      networkPassphrase: demo.devnet.networkPassphrase,
-      settle: async () => void demo.devnet.closeLedger(),
-    });
+    const wallet = settlingWallet(demo.devnet);
     await wallet.invoke(demoKeypair("acme"), acme, RegistrarFns.issue, {
       label: "metric",
       holder: demoKeypair("carol").publicKey(),

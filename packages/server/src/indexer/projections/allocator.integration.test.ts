@@ -1,7 +1,7 @@
 // The allocator's mirror after indexing the demo chain (claims newco announced, contested objected, winner
 // awarded; a 100 XLM fee), then a withdrawal and a credit recovery signed by another account, on PGlite and on
 // PostgreSQL.
-import { demoKeypair, Wallet } from "@namereg/devnet";
+import { demoKeypair, settlingWallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,13 +103,7 @@ describe.each(TEST_DATABASE_KINDS)("allocator projection of the demo on %s", (ki
 
   it("a withdrawal refunds 80% as a credit, and a recovery signed by another account is recorded for the payee", async () => {
     const net = chain.devnet;
-    const wallet = new Wallet({
-      rpcUrl: net.rpcUrl,
-      networkPassphrase: net.networkPassphrase,
-      settle: async () => {
-        net.closeLedger();
-      },
-    });
+    const wallet = settlingWallet(net);
     const id = net.demo?.claims.newco ?? 0n;
     await wallet.invoke(demoKeypair("newco"), net.contracts.allocator, AllocatorFns.withdraw, { id });
     await runUntilIdle(chain.indexer);

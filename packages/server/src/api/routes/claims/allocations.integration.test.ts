@@ -1,7 +1,7 @@
 // GET /v1/allocations on the indexed demo (newco announced, contested objected, winner awarded), on PGlite and
 // PostgreSQL: every field of spec 2.7, grouping, the countdown computed at response time, and the hiding rules
 // as the chain moves on (an objection dismissed, a claim withdrawn, a claim marked stuck).
-import { demoKeypair, Wallet } from "@namereg/devnet";
+import { demoKeypair, settlingWallet, type Wallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
@@ -59,11 +59,7 @@ describe.each(TEST_DATABASE_KINDS)("GET /v1/allocations on %s", (kind) => {
     chain = await indexDemo(kind);
     app = await appAt();
     const net = chain.devnet;
-    wallet = new Wallet({
-      rpcUrl: net.rpcUrl,
-      networkPassphrase: net.networkPassphrase,
-      settle: async () => void net.closeLedger(),
-    });
+    wallet = settlingWallet(net);
   }, 120_000);
   afterAll(async () => {
     for (const a of apps) await a.close();

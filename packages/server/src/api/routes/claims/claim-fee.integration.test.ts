@@ -3,7 +3,7 @@
 // reserved namespaces without receipts, credit recovery paying the payee while another account signs, and the
 // console's announce (quote required, quote changed, insufficient balance, verified by @namereg/client).
 import { verifyAnnounce } from "@namereg/client";
-import { demoKeypair, type NamingDevnet, startNamingDevnet, Wallet } from "@namereg/devnet";
+import { demoKeypair, type NamingDevnet, settlingWallet, startNamingDevnet, Wallet } from "@namereg/devnet";
 import { AllocatorFns, applyBps, REFUND_BPS, xlmToStroops } from "@namereg/protocol";
 import {
   Account,
@@ -45,11 +45,7 @@ describe("claim fee on the demo devnet", () => {
     });
     const chainClient = new ChainClient(devnet.rpcUrl, devnet.networkPassphrase);
     app = await buildApp({ config, db: database, redis: null, chainClient });
-    wallet = new Wallet({
-      rpcUrl: devnet.rpcUrl,
-      networkPassphrase: devnet.networkPassphrase,
-      settle: async () => void devnet.closeLedger(),
-    });
+    wallet = settlingWallet(devnet);
     server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
   });
   afterAll(async () => {

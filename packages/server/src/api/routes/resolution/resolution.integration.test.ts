@@ -2,7 +2,7 @@
 // invalidation by the indexer's change notifications), name records, live resolver records, reverse, names by
 // holder and history.
 
-import { DEMO_TEXT, demoKeypair, type NamingDevnet, Wallet } from "@namereg/devnet";
+import { DEMO_TEXT, demoKeypair, type NamingDevnet, settlingWallet, Wallet } from "@namereg/devnet";
 import { LookupFns, nameNode, namespaceNode, RegistrarFns, RegistryFns } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
@@ -477,13 +477,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     // Last: it changes the chain.
     it("drops cached answers when a batch that changes their nodes commits", async () => {
-      const wallet = new Wallet({
-        rpcUrl: devnet.rpcUrl,
-        networkPassphrase: devnet.networkPassphrase,
-        settle: async () => {
-          devnet.closeLedger();
-        },
-      });
+      const wallet = settlingWallet(devnet);
       const acme = demoKeypair("acme");
       const registrar = devnet.demo?.namespaces.acme.registrar ?? "";
       const before = await get("/v1/resolve/acme/bob");
@@ -529,13 +523,7 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     // After the one above: it changes the chain too.
     it("drops a namespace's cached answers when the namespace is locked, so ownership turns permanent at once", async () => {
-      const wallet = new Wallet({
-        rpcUrl: devnet.rpcUrl,
-        networkPassphrase: devnet.networkPassphrase,
-        settle: async () => {
-          devnet.closeLedger();
-        },
-      });
+      const wallet = settlingWallet(devnet);
       const cached = await get("/v1/resolve/plain/carol");
       expect(cached).toMatchObject({ statusCode: 200, body: { ownership: "revocable" } });
       expect((await get("/v1/resolve/acme/alice")).body).toMatchObject({ ownership: "permanent" });
