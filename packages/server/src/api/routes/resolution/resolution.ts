@@ -1,7 +1,7 @@
 // Resolution routes (spec §2.1–2.4, §4.1): resolve (the hot path, answered from an in-memory cache of the
 // mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
 import { nameNode, parseName } from "@namereg/protocol";
-import { and, desc, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
   nameHistory,
@@ -12,22 +12,21 @@ import {
   primaryNames,
   resolverRecords,
 } from "../../../db/tables.ts";
-import type { Db } from "../../../db/types.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import { type CachedResolution, foundAnswer } from "../../resolve-cache.ts";
+import type { CachedResolution } from "../../resolve-cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import {
   encodeHistoryCursor,
   HistoryQuery,
   historyCursor,
   holderAddress,
-  type NameRef,
   nameOf,
   nameRef,
   nodeOf,
 } from "./params.ts";
 import { readRecords } from "./records.ts";
+import { resolveFill } from "./resolve-fill.ts";
 import {
   AddressParams,
   ByHolderResponse,
@@ -49,25 +48,8 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   const mirror = db.replica;
   const { cache, counter, clock } = resolution;
 
-  // Fills read the writer: a read replica may not yet show a change whose notification already arrived, and
-  // the stale answer would then stay cached until the name's next change.
-  // Prepared on first use: building it touches the database handle, which a starting app must not need yet.
-  let prepared: ReturnType<typeof resolutionQuery> | undefined;
-  const fillQuery = () => {
-    prepared ??= resolutionQuery(db.db);
-    return prepared;
-  };
-  const fill = async (ref: NameRef): Promise<CachedResolution> => {
-    const ticket = cache.ticket();
-    const entry = await loadResolution(fillQuery(), ref);
-    cache.set(ref.node, ref.name, entry, ticket);
-    return entry;
-  };
-  // Cached names are `label.namespace` with a validated label, which holds no dot.
-  cache.refreshWith((node, name) => {
-    const dot = name.indexOf(".");
-    return fill({ label: name.slice(0, dot), namespace: name.slice(dot + 1), name, node });
-  });
+  const { fill, refresh } = resolveFill(db.db, cache);
+  cache.refreshWith(refresh);
 
   app.get(
     "/v1/resolve/:namespace/:label",
@@ -287,45 +269,4 @@ function heldBy(holder: string, nowSeconds: number): SQL | undefined {
     eq(names.active, true),
     or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
   );
-}
-
-/**
- * The read behind every cache miss, built once and prepared (a named statement per connection): building the
- * query with Drizzle on every miss cost more than PostgreSQL spends answering it.
- */
-function resolutionQuery(db: Db) {
-  return db
-    .select({
-      holder: names.holder,
-      active: names.active,
-      expiresAt: names.expiresAt,
-      issuedLedger: names.issuedLedger,
-      locked: namespaces.locked,
-    })
-    .from(names)
-    .innerJoin(namespaces, eq(namespaces.label, names.namespace))
-    .where(eq(names.node, sql.placeholder("node")))
-    .limit(1)
-    .prepare("namereg_resolve_fill");
-}
-
-/** The resolve answer for `ref` as the mirror has it now, validated and serialised once for the cache. */
-async function loadResolution(
-  query: ReturnType<typeof resolutionQuery>,
-  ref: NameRef,
-): Promise<CachedResolution> {
-  const [row] = await query.execute({ node: ref.node });
-  // Reclaimed names do not resolve, and are indistinguishable from never-issued ones here.
-  if (row === undefined || !row.active) return { kind: "missing" };
-  const body = ResolveResponse.parse({
-    name: ref.name,
-    account: row.holder,
-    // A lock is forever, so a cached `revocable` can only be too cautious, never too trusting; the lock's batch
-    // drops the namespace's cached answers (`ns:<label>` on the change feed), the positive TTL backs that up.
-    ownership: ownershipOf(row.expiresAt, row.locked),
-    storage: "live",
-    expires_at: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
-    ledger: row.issuedLedger,
-  });
-  return foundAnswer(ref.name, JSON.stringify(body), row.expiresAt);
 }
