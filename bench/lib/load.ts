@@ -10,6 +10,8 @@ import autocannon from "autocannon";
 
 export interface Load {
   readonly rps: number;
+  /** Requests answered in all. */
+  readonly requests: number;
   /** Milliseconds. */
   readonly p50: number;
   readonly p99: number;
@@ -90,6 +92,7 @@ function wrkGenerator(): LoadGenerator {
     const errors = socketErrors === null ? 0 : socketErrors.slice(1).reduce((a, b) => a + Number(b), 0);
     return {
       rps: Number(field(/Requests\/sec:\s+([\d.]+)/)),
+      requests: Number(field(/(\d+) requests in/)),
       p50: millis(field(/\n\s+50%\s+(\S+)/) ?? ""),
       p99: millis(field(/\n\s+99%\s+(\S+)/) ?? ""),
       failed: Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0) + errors,
@@ -121,6 +124,7 @@ function autocannonGenerator(): LoadGenerator {
     });
     return {
       rps: result.requests.average,
+      requests: result.requests.total,
       p50: result.latency.p50,
       p99: result.latency.p99,
       failed: result.non2xx + result.errors,

@@ -19,6 +19,7 @@ import { ContractReader } from "@namereg/server";
 import { createTestDatabase } from "@namereg/server/testing";
 import { Keypair } from "@stellar/stellar-sdk";
 import pg from "pg";
+import { cpuSeconds } from "../lib/cpu.ts";
 import { type Load, loadGenerator, visitAll } from "../lib/load.ts";
 
 const { values } = parseArgs({
@@ -175,6 +176,16 @@ try {
   const warmSeconds = (performance.now() - t) / 1000;
   if (warmFailed > 0) throw new Error(`${warmFailed} warm-up requests failed`);
   const bare = readyUrl(await start([here("./server.ts"), "bare"]));
+  const bareProcess = lastChild as ChildProcess;
+  /** A load run with the CPU time its server process spent per request (µs), so a slow round shows whose it was. */
+  const measured = async (
+    server: ChildProcess,
+    run: () => Promise<Load>,
+  ): Promise<Load & { cpu: number }> => {
+    const before = cpuSeconds(server.pid ?? 0);
+    const result = await run();
+    return { ...result, cpu: ((cpuSeconds(server.pid ?? 0) - before) / result.requests) * 1e6 };
+  };
   const banner = await start([
     here("../../packages/server/src/cli.ts"),
     "devnet",
@@ -213,9 +224,9 @@ try {
   const coldSeconds = Math.min(round, 2);
   const coldBudget = Math.min(Math.ceil(coldSeconds * 25_000), Math.floor(coldPool.length / ROUNDS));
   const rounds: {
-    resolve: Load;
+    resolve: Load & { cpu: number };
     health: Load;
-    bare: Load;
+    bare: Load & { cpu: number };
     seq: number;
     conc: number;
     cold: Load;
@@ -225,9 +236,9 @@ try {
     // Answers filled together at warm-up lapse together (the positive TTL is 60 s, shortened by up to a fifth):
     // refill any that did, unmeasured, so every round measures a warm cache as the first one does.
     await visitAll(api, paths, connections);
-    const resolve = await load(api, paths, { duration: round });
+    const resolve = await measured(apiProcess, () => load(api, paths, { duration: round }));
     const health = await load(api, ["/health"], { duration: round });
-    const base = await load(bare, ["/"], { duration: round });
+    const base = await measured(bareProcess, () => load(bare, ["/"], { duration: round }));
     const seq = await simulate(1, Math.min(round, 2));
     const conc = await simulate(10, Math.min(round, 2));
     // The same rows both ways: the API misses its cache on each once; pg reads them by primary key.
@@ -252,6 +263,7 @@ try {
   const n = (x: number) => Math.round(x).toLocaleString("en-US");
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const latency = (l: Load) => `p50 ${l.p50.toFixed(2)} ms  p99 ${l.p99.toFixed(2)} ms`;
+  const cpu = (l: { cpu: number }) => `server CPU ${l.cpu.toFixed(1)} µs/request`;
   console.log(`load generator          ${generate.tool}`);
   console.log(
     `names loaded            ${n(total)} in ${loadSeconds.toFixed(1)} s (spread: ${n(spread)} random names)`,
@@ -263,10 +275,10 @@ try {
   rounds.forEach((x, i) => {
     console.log(`round ${i + 1}`);
     console.log(
-      `  GET /v1/resolve       ${n(x.resolve.rps)} req/s  ${latency(x.resolve)}  (failed ${x.resolve.failed})`,
+      `  GET /v1/resolve       ${n(x.resolve.rps)} req/s  ${latency(x.resolve)}  (failed ${x.resolve.failed})  ${cpu(x.resolve)}`,
     );
     console.log(`  same app, /health     ${n(x.health.rps)} req/s  ${latency(x.health)}`);
-    console.log(`  bare node:http        ${n(x.bare.rps)} req/s  ${latency(x.bare)}`);
+    console.log(`  bare node:http        ${n(x.bare.rps)} req/s  ${latency(x.bare)}  ${cpu(x.bare)}`);
     console.log(
       `  simulate lookup       ${x.seq.toFixed(1)} req/s sequential, ${x.conc.toFixed(1)} req/s at concurrency 10`,
     );
