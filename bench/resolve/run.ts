@@ -287,6 +287,10 @@ try {
     );
     console.log(`  raw pg point reads    ${n(x.points)} rows/s (pool of 10, ${connections} at a time)`);
   });
+  if (rounds.some((x) => x.resolve.failed > 0 || x.cold.failed > 0))
+    console.log(
+      "WARNING: some resolve requests failed (see the rounds): those rounds measured something else",
+    );
   const vsBare = median(rounds.map((x) => x.resolve.rps / x.bare.rps));
   const healthVsBare = median(rounds.map((x) => x.health.rps / x.bare.rps));
   const vsSequential = median(rounds.map((x) => x.resolve.rps / x.seq));

@@ -6,6 +6,7 @@ import { billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { deadLettersCommand } from "./runtime/dead-letters-cli.ts";
 import { escrowCommand } from "./runtime/escrow-cli.ts";
+import { tuneGcForServing } from "./runtime/gc-tuning.ts";
 import { legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
 
 const USAGE = `usage: namereg <command>
@@ -25,6 +26,9 @@ const USAGE = `usage: namereg <command>
 Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
+
+/** The commands that serve the API. */
+const SERVING = new Set(["dev", "start", "serve"]);
 
 const COMMANDS: Record<string, () => Promise<void>> = {
   dev: () => devCommand(),
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
     if (!known) process.exitCode = 1;
     return;
   }
+  if (SERVING.has(command)) tuneGcForServing();
   await run();
 }
 

@@ -12,3 +12,4 @@ export { decodeRawEvent } from "./indexer/decode.ts";
 export { fetchBatch } from "./indexer/fetch-batch.ts";
 export { type CoreContract, Indexer, type IndexerOptions } from "./indexer/indexer.ts";
 export { contractEnv } from "./runtime/commands.ts";
+export { tuneGcForServing } from "./runtime/gc-tuning.ts";
