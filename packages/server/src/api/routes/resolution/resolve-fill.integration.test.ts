@@ -1,6 +1,6 @@
-// Misses and batched re-reads of /v1/resolve answers (resolve-fill.ts), on both database kinds: the right answers
-// land in the cache, re-reads asked for together go to the database as one statement, and a change notified while
-// a batch is read keeps that batch out of the cache.
+// Misses and re-reads of /v1/resolve answers (resolve-fill.ts), on both database kinds: the right answers land in
+// the cache, misses of one event-loop turn and re-reads asked for together go to the database as one statement
+// each, and a change notified while a batch is read keeps that batch out of the cache.
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { withTestDatabases } from "../../../../test/fixtures/database.ts";
 import { ResolveCache } from "../../resolve-cache.ts";
@@ -72,6 +72,21 @@ withTestDatabases((t) => {
       expires_at: "2100-01-01T00:00:00.000Z",
       ledger: 102,
     });
+  });
+
+  it("reads the misses of one turn of the event loop in one statement", async () => {
+    const cache = new ResolveCache();
+    const { fill } = resolveFill(t.db().db, cache);
+    const counter = countStatements(t.db().db, "= any(");
+    restore = counter.restore;
+    const ref = (i: number) => ({ namespace: "fill", label: `n${i}`, name: `n${i}.fill`, node: node(i) });
+    const answers = await Promise.all([fill(ref(1)), fill(ref(2)), fill(ref(5))]);
+    expect(counter.count()).toBe(1);
+    expect(answers.map((answer) => answer.kind)).toEqual(["found", "found", "missing"]);
+    expect(cache.get(node(5))).toEqual({ kind: "missing" });
+    // A miss of a later turn is a statement of its own.
+    await fill(ref(3));
+    expect(counter.count()).toBe(2);
   });
 
   it("re-reads names asked for together in one statement and stores each answer", async () => {

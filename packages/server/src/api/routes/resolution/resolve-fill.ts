@@ -1,9 +1,9 @@
-// How /v1/resolve answers get into the cache: a miss reads its one name (prepared statement), and re-reads ahead of
-// a lapse (refresh-ahead, resolve-cache.ts) are gathered for a few milliseconds and read together in one statement.
-// Why gathered: answers filled together lapse together (a warm-up, a restart, a burst of new readers), and their
-// re-reads came as thousands of single-row queries within seconds, each costing the API more CPU (pool, protocol,
-// mapping) than PostgreSQL spends answering it; served alongside, resolve throughput fell by a third while they
-// ran. One statement per batch costs about what one single read does.
+// How /v1/resolve answers get into the cache: misses that arrive together (one turn of the event loop) and re-reads
+// ahead of a lapse (refresh-ahead, resolve-cache.ts; gathered for a few milliseconds) are read in one statement per
+// batch. Why gathered: a single-row read costs the API more CPU (pool, protocol, mapping) than PostgreSQL spends
+// answering it, so one statement per batch costs about what one single read did; answers filled together lapse
+// together (a warm-up, a restart), and their re-reads used to come as thousands of single-row queries within
+// seconds, which cut resolve throughput by a third while they ran.
 import DataLoader from "dataloader";
 import { eq, sql } from "drizzle-orm";
 import { names, namespaces } from "../../../db/tables.ts";
@@ -15,10 +15,10 @@ import { isoOfSeconds, ownershipOf, ResolveResponse } from "./schemas.ts";
 /** How long re-reads are gathered before their batch is read. */
 const REFRESH_GATHER_MS = 5;
 /** Most names in one batched read (one `= any($1)` parameter). */
-const MAX_REFRESH_BATCH = 1000;
+const MAX_BATCH = 1000;
 
 export interface ResolveFill {
-  /** Reads the answer of `ref` from the mirror and stores it (a miss). */
+  /** Reads the answer of `ref` from the mirror with the other misses of this turn of the event loop, and stores it. */
   readonly fill: (ref: NameRef) => Promise<CachedResolution>;
   /** Re-reads the answer of `node` (named `name`) with others asked for at about the same time, and stores it. */
   readonly refresh: (node: string, name: string) => Promise<CachedResolution>;
@@ -29,40 +29,36 @@ export interface ResolveFill {
  * the stale answer would then stay cached until the name's next change.
  */
 export function resolveFill(db: Db, cache: ResolveCache): ResolveFill {
-  // Prepared on first use: building them touches the database handle, which a starting app must not need yet.
-  let one: ReturnType<typeof oneQuery> | undefined;
+  // Prepared on first use: building it touches the database handle, which a starting app must not need yet.
   let many: ReturnType<typeof manyQuery> | undefined;
-
-  const fill = async (ref: NameRef): Promise<CachedResolution> => {
-    one ??= oneQuery(db);
+  const readBatch = async (refs: readonly { node: string; name: string }[]): Promise<CachedResolution[]> => {
+    many ??= manyQuery(db);
+    // One ticket for the batch: a change notified while it is read drops all of it (they lapse and refill).
     const ticket = cache.ticket();
-    const [row] = await one.execute({ node: ref.node });
-    const entry = answerOf(ref.name, row);
-    cache.set(ref.node, ref.name, entry, ticket);
-    return entry;
+    const rows = await many.execute({ nodes: refs.map((ref) => ref.node) });
+    const byNode = new Map(rows.map((row) => [row.node, row]));
+    return refs.map(({ node, name }) => {
+      const entry = answerOf(name, byNode.get(node));
+      cache.set(node, name, entry, ticket);
+      return entry;
+    });
   };
-
-  const loader = new DataLoader<{ node: string; name: string }, CachedResolution, string>(
-    async (refs) => {
-      many ??= manyQuery(db);
-      // One ticket for the batch: a change notified while it is read drops all of it (they lapse and refill).
-      const ticket = cache.ticket();
-      const rows = await many.execute({ nodes: refs.map((ref) => ref.node) });
-      const byNode = new Map(rows.map((row) => [row.node, row]));
-      return refs.map(({ node, name }) => {
-        const entry = answerOf(name, byNode.get(node));
-        cache.set(node, name, entry, ticket);
-        return entry;
-      });
-    },
-    {
-      cache: false,
-      maxBatchSize: MAX_REFRESH_BATCH,
-      batchScheduleFn: (callback) => setTimeout(callback, REFRESH_GATHER_MS),
-    },
-  );
-
-  return { fill, refresh: (node, name) => loader.load({ node, name }) };
+  // Misses are gathered until the event loop has run every I/O callback of its turn (setImmediate): under load,
+  // the misses of all requests that arrived together are one statement, and a lone miss waits for nothing.
+  const misses = new DataLoader(readBatch, {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: (callback) => setImmediate(callback),
+  });
+  const refreshes = new DataLoader(readBatch, {
+    cache: false,
+    maxBatchSize: MAX_BATCH,
+    batchScheduleFn: (callback) => setTimeout(callback, REFRESH_GATHER_MS),
+  });
+  return {
+    fill: (ref) => misses.load({ node: ref.node, name: ref.name }),
+    refresh: (node, name) => refreshes.load({ node, name }),
+  };
 }
 
 const COLUMNS = {
@@ -74,20 +70,9 @@ const COLUMNS = {
 };
 
 /**
- * The read behind every cache miss, built once and prepared (a named statement per connection): building the
- * query with Drizzle on every miss cost more than PostgreSQL spends answering it.
+ * The read behind every cache miss and re-read, built once and prepared (a named statement per connection):
+ * building the query with Drizzle on every miss cost more than PostgreSQL spends answering it.
  */
-function oneQuery(db: Db) {
-  return db
-    .select(COLUMNS)
-    .from(names)
-    .innerJoin(namespaces, eq(namespaces.label, names.namespace))
-    .where(eq(names.node, sql.placeholder("node")))
-    .limit(1)
-    .prepare("namereg_resolve_fill");
-}
-
-/** The same read for a batch of nodes. */
 function manyQuery(db: Db) {
   return db
     .select({ node: names.node, ...COLUMNS })
@@ -97,7 +82,7 @@ function manyQuery(db: Db) {
     .prepare("namereg_resolve_refill");
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof oneQuery>["execute"]>>[number];
+type Row = Awaited<ReturnType<ReturnType<typeof manyQuery>["execute"]>>[number];
 
 /** The resolve answer of `name` given its row in the mirror, validated and serialised once for the cache. */
 function answerOf(name: string, row: Row | undefined): CachedResolution {
