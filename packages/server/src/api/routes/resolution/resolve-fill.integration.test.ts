@@ -45,13 +45,14 @@ withTestDatabases((t) => {
        values ($1, 'fill', $2, 'CREGISTRAR', 'reserved', 1, repeat('0', 64))`,
       [node(1000), HOLDER],
     );
-    // n1, n2 and n3 resolve (n2 until 2100-01-01); n4 was reclaimed.
+    // n1, n2 and n3 resolve (n2 until 2100-01-01); n4 was reclaimed; n6's row makes no valid answer (ledger -1).
     await t.db().query(
       `insert into names (node, namespace, label, holder, address, expires_at, generation, active,
                           issued_ledger, issued_at, tx_hash, updated_ledger)
        select lpad(to_hex(i), 64, '0'), 'fill', 'n' || i, $1, $1,
-              case when i = 2 then 4102444800 else null end, 1, i <> 4, 100 + i, now(), repeat('a', 64), 100 + i
-       from generate_series(1, 4) as i`,
+              case when i = 2 then 4102444800 else null end, 1, i <> 4,
+              case when i = 6 then -1 else 100 + i end, now(), repeat('a', 64), 100 + i
+       from generate_series(1, 6) as i where i <> 5`,
       [HOLDER],
     );
   });
@@ -87,6 +88,17 @@ withTestDatabases((t) => {
     // A miss of a later turn is a statement of its own.
     await fill(ref(3));
     expect(counter.count()).toBe(2);
+  });
+
+  it("fails only the miss whose row makes no valid answer, not the others of its batch", async () => {
+    const cache = new ResolveCache();
+    const { fill } = resolveFill(t.db().db, cache);
+    const ref = (i: number) => ({ namespace: "fill", label: `n${i}`, name: `n${i}.fill`, node: node(i) });
+    const [bad, good] = await Promise.allSettled([fill(ref(6)), fill(ref(3))]);
+    expect(bad?.status).toBe("rejected");
+    expect(good?.status === "fulfilled" && good.value.kind).toBe("found");
+    expect(cache.get(node(6))).toBeUndefined();
+    expect(cache.get(node(3))?.kind).toBe("found");
   });
 
   it("re-reads names asked for together in one statement and stores each answer", async () => {

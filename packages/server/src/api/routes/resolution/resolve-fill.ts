@@ -31,16 +31,23 @@ export interface ResolveFill {
 export function resolveFill(db: Db, cache: ResolveCache): ResolveFill {
   // Prepared on first use: building it touches the database handle, which a starting app must not need yet.
   let many: ReturnType<typeof manyQuery> | undefined;
-  const readBatch = async (refs: readonly { node: string; name: string }[]): Promise<CachedResolution[]> => {
+  const readBatch = async (
+    refs: readonly { node: string; name: string }[],
+  ): Promise<(CachedResolution | Error)[]> => {
     many ??= manyQuery(db);
     // One ticket for the batch: a change notified while it is read drops all of it (they lapse and refill).
     const ticket = cache.ticket();
     const rows = await many.execute({ nodes: refs.map((ref) => ref.node) });
     const byNode = new Map(rows.map((row) => [row.node, row]));
     return refs.map(({ node, name }) => {
-      const entry = answerOf(name, byNode.get(node));
-      cache.set(node, name, entry, ticket);
-      return entry;
+      // A row that does not make a valid answer fails its own request only, not the batch's others.
+      try {
+        const entry = answerOf(name, byNode.get(node));
+        cache.set(node, name, entry, ticket);
+        return entry;
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
     });
   };
   // Misses are gathered until the event loop has run every I/O callback of its turn (setImmediate): under load,
