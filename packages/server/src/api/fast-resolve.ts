@@ -94,7 +94,8 @@ export class FastResolve {
     const label = path.slice(slash + 1);
     if (slash <= 0 || !PLAIN.test(namespace) || !PLAIN.test(label)) return false;
     // The cache holds only names that passed the route's validation, so a hit needs no validation of its own.
-    const hit = this.#d.resolution.cache.hit(`${label}.${namespace}`);
+    // `path` is exactly `namespace/label` here: each segment passed PLAIN, which admits no slash.
+    const hit = this.#d.resolution.cache.hitPath(path);
     const entry = hit?.value;
     if (hit === undefined || entry?.kind !== "found" || this.#d.resolution.clock.isExpired(entry.expiresAt))
       return false;

@@ -7,6 +7,7 @@ import {
   foundAnswer,
   namespacesOfPayload,
   nodesOfPayload,
+  pathKeyOf,
   ResolveCache,
   wireInvalidation,
 } from "./resolve-cache.ts";
@@ -148,6 +149,21 @@ describe("ResolveCache", () => {
     expect(cache.size).toBe(1);
     cache.clear();
     expect(cache.hit("b.x")).toBeUndefined();
+  });
+
+  it("finds an answer by its resolve path `namespace/label` as by its name, and forgets both together", () => {
+    const cache = new ResolveCache();
+    cache.set(node(1), "alice.acme", found("alice.acme"), cache.ticket());
+    expect(pathKeyOf("alice.acme")).toBe("acme/alice");
+    expect(cache.hitPath("acme/alice")).toMatchObject({ node: node(1), value: found("alice.acme") });
+    expect(cache.hitPath("alice/acme")).toBeUndefined();
+    // Reissued under another node: both lookups find the new slot; dropping the old node keeps it.
+    cache.set(node(2), "alice.acme", found("alice.acme!"), cache.ticket());
+    cache.invalidate([node(1)]);
+    expect(cache.hitPath("acme/alice")?.node).toBe(node(2));
+    expect(cache.hit("alice.acme")?.node).toBe(node(2));
+    cache.invalidateNamespace("acme");
+    expect(cache.hitPath("acme/alice")).toBeUndefined();
   });
 
   it("stores nothing while disabled", () => {

@@ -59,6 +59,8 @@ export const DEFAULT_POSITIVE_TTL_MS = 60_000;
 
 interface Slot extends CacheHit {
   readonly name: string;
+  /** `namespace/label` (pathKeyOf). */
+  readonly key: string;
   /** Monotonic ms after which the slot is ignored. */
   readonly until: number;
   /** Monotonic ms after which a hit has the answer re-read in the background (found answers only). */
@@ -85,10 +87,12 @@ const REFRESH_AFTER = 0.9;
 export class ResolveCache {
   readonly #slots = new Map<string, Slot>();
   /**
-   * Name → slot (the same objects as `#slots`), so a hit is one lookup and needs no hashing: computing a node
-   * costs two SHA-256, about a tenth of a cached answer's time. Kept in step with `#slots`.
+   * `namespace/label` → slot (the same objects as `#slots`), so a hit is one lookup and needs no hashing: computing
+   * a node costs two SHA-256, about a tenth of a cached answer's time. Keyed by the form a resolve URL carries, so
+   * the hot path looks up a slice of its URL instead of building `label.namespace` (which cost ~0.3 µs a lookup:
+   * the concatenation, then flattening it to hash). Kept in step with `#slots`.
    */
-  readonly #byName = new Map<string, Slot>();
+  readonly #byPath = new Map<string, Slot>();
   readonly #max: number;
   readonly #negativeTtlMs: number;
   readonly #positiveTtlMs: number;
@@ -122,9 +126,14 @@ export class ResolveCache {
     return this.#live(this.#slots.get(node))?.value;
   }
 
-  /** The live entry of `label.namespace` with its node, in one lookup (the resolve hot path). */
+  /** The live entry of `label.namespace` with its node. */
   hit(name: string): CacheHit | undefined {
-    return this.#live(this.#byName.get(name));
+    return this.#live(this.#byPath.get(pathKeyOf(name)));
+  }
+
+  /** The live entry of `namespace/label` (a resolve URL's segments) with its node, in one lookup: the hot path. */
+  hitPath(path: string): CacheHit | undefined {
+    return this.#live(this.#byPath.get(path));
   }
 
   /**
@@ -168,9 +177,20 @@ export class ResolveCache {
     const refreshAt = found ? now + ttl * REFRESH_AFTER : Number.POSITIVE_INFINITY;
     const previous = this.#slots.get(node);
     if (previous !== undefined) this.#drop(previous);
-    const slot: Slot = { node, name, value, until, refreshAt, refreshing: false, hot: false, counted: null };
+    const key = pathKeyOf(name);
+    const slot: Slot = {
+      node,
+      name,
+      key,
+      value,
+      until,
+      refreshAt,
+      refreshing: false,
+      hot: false,
+      counted: null,
+    };
     this.#slots.set(node, slot);
-    this.#byName.set(name, slot);
+    this.#byPath.set(key, slot);
     while (this.#slots.size > this.#max) {
       const oldest = this.#slots.values().next();
       if (oldest.done === true) break;
@@ -202,13 +222,13 @@ export class ResolveCache {
   clear(): void {
     this.#epoch++;
     this.#slots.clear();
-    this.#byName.clear();
+    this.#byPath.clear();
   }
 
   #drop(slot: Slot): void {
     this.#slots.delete(slot.node);
     // A name re-filled under another node (reissue) already points at its new slot.
-    if (this.#byName.get(slot.name) === slot) this.#byName.delete(slot.name);
+    if (this.#byPath.get(slot.key) === slot) this.#byPath.delete(slot.key);
   }
 
   /** Stops caching (and forgets everything) or resumes it. */
@@ -216,6 +236,12 @@ export class ResolveCache {
     if (!enabled) this.clear();
     this.#enabled = enabled;
   }
+}
+
+/** `namespace/label` of the name `label.namespace` (a validated label holds no dot). */
+export function pathKeyOf(name: string): string {
+  const dot = name.indexOf(".");
+  return `${name.slice(dot + 1)}/${name.slice(0, dot)}`;
 }
 
 /** Parses a NODE_CHANNEL payload: comma-separated 64-hex nodes; anything else is ignored. */
