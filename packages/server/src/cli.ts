@@ -27,7 +27,7 @@ Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
 
-/** The commands that serve the API. */
+/** The commands that serve the API: their GC setting is applied before the command runs (gc-tuning.ts). */
 const SERVING = new Set(["dev", "start", "serve"]);
 
 const COMMANDS: Record<string, () => Promise<void>> = {
