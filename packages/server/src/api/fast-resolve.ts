@@ -11,6 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
+import type { DurationCell } from "../metrics/request-durations.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { ApiError } from "./errors.ts";
 import type { LocalLimit } from "./plugins/rate-limit.ts";
@@ -64,6 +65,9 @@ export class FastResolve {
   readonly #d: FastResolveDeps;
   readonly #clientIp: (req: IncomingMessage) => string;
   readonly #corsFlat: string[];
+  /** The request-duration cells of this route's two answers, looked up once. */
+  readonly #duration200: DurationCell | null;
+  readonly #duration429: DurationCell | null;
   #requests = 0;
   /** The local store's answer: it calls back before `incr` returns, so one callback serves every request. */
   #counted: { current: number; ttl: number } | null = null;
@@ -75,6 +79,10 @@ export class FastResolve {
     this.#d = deps;
     this.#clientIp = clientIpOf(deps.trustProxy);
     this.#corsFlat = Object.entries(deps.corsHeaders).flat();
+    const cell = (status: string) =>
+      deps.metrics?.httpDuration.cell({ route: RESOLVE_ROUTE, method: "GET", status }) ?? null;
+    this.#duration200 = cell("200");
+    this.#duration429 = cell("429");
   }
 
   /** Answers `req` when it is a cache hit it can serve in full; otherwise hands it to `next` (Fastify). */
@@ -184,10 +192,7 @@ export class FastResolve {
     res.writeHead(status, headers);
     res.end(body);
     const ms = performance.now() - start;
-    this.#d.metrics?.httpDuration.observe(
-      { route: RESOLVE_ROUTE, method: "GET", status: String(status) },
-      ms / 1000,
-    );
+    (status === 200 ? this.#duration200 : this.#duration429)?.observe(ms / 1000);
     if (reqId !== null) {
       this.#d.logger.info({ reqId, res: { statusCode: status }, responseTime: ms }, "request completed");
     }

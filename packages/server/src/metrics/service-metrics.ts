@@ -3,17 +3,20 @@
 // process owns (an indexer or watcher running elsewhere) are read from the database when scraped
 // (api/plugins/metrics.ts), so every topology reports the same numbers.
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { RequestDurations } from "./request-durations.ts";
+
+/** Seconds. */
+export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  readonly httpDuration = new Histogram({
-    name: "namereg_http_request_duration_seconds",
-    help: "HTTP request duration by route pattern, method and status code",
-    labelNames: ["route", "method", "status"] as const,
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
+  readonly httpDuration = new RequestDurations(
+    "namereg_http_request_duration_seconds",
+    "HTTP request duration by route pattern, method and status code",
+    HTTP_DURATION_BUCKETS,
+    this.registry,
+  );
 
   readonly resolveCache = new Counter({
     name: "namereg_resolve_cache_lookups_total",
