@@ -23,6 +23,7 @@ import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
+import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
 import { registerWebPage } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       submit: config.rateLimit.submitPerMinute,
       intent: config.rateLimit.intentPerMinute,
     });
+    refuseUnknownQuery(app);
     // Unknown paths count against the limit too, so probing for routes is not free.
     installErrorHandling(app, app.rateLimit());
     // Before the routes: the document is built from the routes registered after it.

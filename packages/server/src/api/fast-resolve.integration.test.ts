@@ -123,7 +123,7 @@ describe("the fast resolve path", () => {
     expect(fastResolveOf(app)?.served).toBe(5);
   });
 
-  it("leaves misses, odd paths, HEAD and expired names to Fastify", async () => {
+  it("leaves misses, odd paths, query strings, HEAD and expired names to Fastify", async () => {
     const { app, base } = await start({});
     const served = () => fastResolveOf(app)?.served;
     expect((await get(base, "/v1/resolve/acme/bob")).status).toBe(200);
@@ -136,6 +136,13 @@ describe("the fast resolve path", () => {
     expect((await fetch(`${base}/v1/resolve/acme/bob`, { method: "HEAD" })).status).toBe(200);
     expect((await get(base, "/v1/resolve/acme/nobody")).status).toBe(404);
     expect((await get(base, "/v1/resolve/acme/nobody")).status).toBe(404);
+    // The route takes no query parameters: a cached name with one is refused, as everywhere under /v1.
+    const queried = await get(base, "/v1/resolve/acme/bob?fields=all");
+    expect(queried.status).toBe(400);
+    expect(JSON.parse(queried.body)).toEqual({
+      error: "invalid_request",
+      detail: 'querystring: Unrecognized key: "fields"',
+    });
     expect(served()).toBe(1);
     // bob.acme is timed: once the clock passes its expiry the cached answer is never served again.
     wall = Date.UTC(2100, 0, 1);

@@ -154,6 +154,9 @@ export async function devCommand(env: Env = process.env): Promise<void> {
   const devEnv: Env = {
     ...env,
     PORT: String(port),
+    // What the stellar.toml names as the federation and auth servers: the address this process listens on, so
+    // a wallet pointed at the local service reaches it (the home-domain default has no port).
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://${reachableHost(env.HOST)}:${port}`,
     DATA_DIR: dataDir,
     RPC_URL: devnet.rpcUrl,
     NETWORK_PASSPHRASE: devnet.networkPassphrase,
@@ -235,6 +238,12 @@ function billingEnv(devnet: NamingDevnet, env: Env): Env {
     BILLING_START_LEDGER: String(devnet.chain.latest.sequence),
     BILLING_POLL_MS: env.BILLING_POLL_MS ?? "1000",
   };
+}
+
+/** A host a local client can connect to: a wildcard address is not one. */
+function reachableHost(host: string | undefined): string {
+  if (host === undefined || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 function banner(apiUrl: string, devnet: NamingDevnet): string {

@@ -6,7 +6,7 @@ import { ResolverFns } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
-import { noStore } from "../../cache.ts";
+import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
@@ -29,11 +29,11 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
   app.get(
     "/v1/chain-policy/:namespace",
     {
+      ...NO_STORE,
       schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
       config: NAME_SEGMENT_ROUTE,
     },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace } = request.params;
       const resolver = resolverOf(await namespaceRoute(db, namespace));
       return { version: 1 as const, namespace, networks: await readChainPolicy(chainClient, resolver) };
@@ -44,14 +44,14 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
   app.get(
     "/v1/chain-address/:namespace/:name/:network",
     {
+      ...NO_STORE,
       schema: {
         params: z.object({ namespace: LabelParam, name: NameSegment, network: z.string().max(64) }),
         response: { 200: AddressResponse },
       },
       config: NAME_SEGMENT_ROUTE,
     },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace } = request.params;
       const network = requireNetwork(request.params.network);
       const parsed = nameOfSegment(request.params.name, namespace);

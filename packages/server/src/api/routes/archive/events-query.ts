@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { isContractId, isStellarAddress, nodeOf, parseName } from "@namereg/protocol";
 import { z } from "zod";
+import { intParam, once } from "../../query-params.ts";
 import { LabelSegment } from "../path-params.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 100;
@@ -30,23 +31,15 @@ export function canonicalSubject(input: string): string | null {
   return parsed === null ? null : nodeOf(parsed);
 }
 
-const LIMIT_RANGE = `must be an integer from 1 to ${MAX_EVENTS_LIMIT}`;
 const SUBJECT_FORMS =
   "must be a 64-hex node, a lower-case name (namespace, label.namespace or child.label.namespace), " +
   "a G… or C… address, or a claim id";
 
-/** A repeated parameter arrives as an array; one value is the only reading that is not a guess. */
-const param = () => z.string({ error: "must be given once" });
-
 export const EventsQuery = z.strictObject({
-  limit: param()
-    .regex(/^[0-9]{1,7}$/, LIMIT_RANGE)
-    .transform(Number)
-    .pipe(z.number().min(1, LIMIT_RANGE).max(MAX_EVENTS_LIMIT, LIMIT_RANGE))
-    .default(DEFAULT_EVENTS_LIMIT),
-  cursor: param().optional(),
-  contractId: param().refine(isContractId, "must be a contract ID (C…)").optional(),
-  subject: param()
+  limit: intParam(1, MAX_EVENTS_LIMIT, DEFAULT_EVENTS_LIMIT),
+  cursor: once().optional(),
+  contractId: once().refine(isContractId, "must be a contract ID (C…)").optional(),
+  subject: once()
     .transform((value, ctx) => {
       const subject = canonicalSubject(value);
       if (subject === null) {
@@ -57,7 +50,7 @@ export const EventsQuery = z.strictObject({
     })
     .optional(),
   // The one rule of name segments (path-params.ts): A-Z lower-cased, then a label; invalid_request here.
-  namespace: param().pipe(LabelSegment).optional(),
+  namespace: once().pipe(LabelSegment).optional(),
 });
 
 export interface EventFilters {

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts";
-import { noStore } from "../../cache.ts";
+import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { labelSegment, SEGMENT_RULE } from "../path-params.ts";
@@ -49,17 +49,15 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
   const chain = (): { reader: ChainClient; allocatorId: string } =>
     allocatorChain(chainClient, config.chain.contracts.allocator.id);
 
-  app.get("/v1/claim-fee", { schema: { response: { 200: QuoteSchema } } }, async (_request, reply) => {
-    noStore(reply);
+  app.get("/v1/claim-fee", { ...NO_STORE, schema: { response: { 200: QuoteSchema } } }, async () => {
     const { reader, allocatorId } = chain();
     return claimFeeRead(() => readQuote(reader, allocatorId));
   });
 
   app.get(
     "/v1/claim-fee/:label",
-    { schema: { params: LabelParams, response: { 200: LabelResponse } } },
-    async (request, reply) => {
-      noStore(reply);
+    { ...NO_STORE, schema: { params: LabelParams, response: { 200: LabelResponse } } },
+    async (request) => {
       const label = requireLabel(request.params.label);
       const { reader, allocatorId } = chain();
       const [policy, receipt] = await claimFeeRead(() =>
@@ -71,9 +69,8 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
 
   app.get(
     "/v1/claim-fee/credit/:address",
-    { schema: { params: AddressParams, response: { 200: CreditResponse } } },
-    async (request, reply) => {
-      noStore(reply);
+    { ...NO_STORE, schema: { params: AddressParams, response: { 200: CreditResponse } } },
+    async (request) => {
       const payee = requirePayee(request.params.address);
       const { reader, allocatorId } = chain();
       const [policy, amount] = await claimFeeRead(() =>

@@ -4,6 +4,7 @@ import { hash } from "node:crypto";
 import { isStellarAddress, namespaceNode } from "@namereg/protocol";
 import { z } from "zod";
 import { ApiError } from "../../errors.ts";
+import { intParam, once } from "../../query-params.ts";
 import { labelSegment } from "../path-params.ts";
 
 export interface NameRef {
@@ -60,17 +61,9 @@ export function holderAddress(raw: string): string {
 }
 
 export const MAX_HISTORY_LIMIT = 100;
-const LIMIT_RANGE = `must be an integer from 1 to ${MAX_HISTORY_LIMIT}`;
-/** A repeated parameter arrives as an array; one value is the only reading that is not a guess. */
-const param = () => z.string({ error: "must be given once" });
-
 export const HistoryQuery = z.strictObject({
-  limit: param()
-    .regex(/^[0-9]{1,4}$/, LIMIT_RANGE)
-    .transform(Number)
-    .pipe(z.number().min(1, LIMIT_RANGE).max(MAX_HISTORY_LIMIT, LIMIT_RANGE))
-    .default(MAX_HISTORY_LIMIT),
-  cursor: param().optional(),
+  limit: intParam(1, MAX_HISTORY_LIMIT, MAX_HISTORY_LIMIT),
+  cursor: once().optional(),
 });
 
 // A cursor continues below a history row id, for the name it was issued for only.

@@ -142,8 +142,48 @@ describe("subname and network-address reads", () => {
       source: "chain",
     });
     expect((await get("/v1/subnames/acme/alice")).body.subnames).toHaveLength(2);
-    expect((await get("/v1/subnames/acme/alice?limit=17")).status).toBe(400);
-    expect((await get("/v1/subnames/acme/alice?offset=-1")).status).toBe(400);
+    // Plain decimal digits only, one message per problem; an error is no-store too (it must not be replayed).
+    const invalid = (detail: string) => ({
+      status: 400,
+      cache: "no-store",
+      body: { error: "invalid_request", detail },
+    });
+    expect(await get("/v1/subnames/acme/alice?limit=17")).toEqual(
+      invalid("limit: must be an integer from 1 to 16"),
+    );
+    expect(await get("/v1/subnames/acme/alice?limit=0")).toEqual(
+      invalid("limit: must be an integer from 1 to 16"),
+    );
+    expect(await get("/v1/subnames/acme/alice?offset=-1")).toEqual(
+      invalid("offset: must be an integer from 0 to 4294967295"),
+    );
+    expect(await get("/v1/subnames/acme/alice?offset=1e3")).toEqual(
+      invalid("offset: must be an integer from 0 to 4294967295"),
+    );
+    expect(await get("/v1/subnames/acme/alice?offset=99999999999999999999")).toEqual(
+      invalid("offset: must be an integer from 0 to 4294967295"),
+    );
+    expect(await get("/v1/subnames/acme/alice?offset=1&offset=2")).toEqual(
+      invalid("offset: must be given once"),
+    );
+    expect(await get("/v1/subnames/acme/alice?page=2")).toEqual(
+      invalid('querystring: Unrecognized key: "page"'),
+    );
+  });
+
+  it("sends no-store on every answer of these reads, errors included", async () => {
+    for (const url of [
+      "/v1/subname-policy/nowhere",
+      "/v1/subnames/acme/a%20b",
+      "/v1/subnames/acme/alice/x?bogus=1",
+      "/v1/chain-policy/plain",
+      "/v1/chain-address/acme/a.b.c/ethereum",
+      "/v1/chain-address/acme/alice/dogecoin",
+    ]) {
+      const answer = await get(url);
+      expect(answer.status, url).toBeGreaterThanOrEqual(400);
+      expect(answer.cache, url).toBe("no-store");
+    }
   });
 
   it("reads the chain policy, and answers no_resolver for a namespace without records", async () => {

@@ -18,8 +18,9 @@ import {
   readName,
   readPolicy,
 } from "../../../chain/registrar-reads.ts";
-import { noStore } from "../../cache.ts";
+import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
+import { intParam } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { namespaceRoute } from "./queries.ts";
@@ -57,8 +58,9 @@ const ListResponse = z.object({
 });
 
 const ListQuery = z.strictObject({
-  offset: z.coerce.number().int().min(0).max(0xffff_ffff).default(0),
-  limit: z.coerce.number().int().min(1).max(SUBNAME_LIST_MAX).default(SUBNAME_LIST_MAX),
+  // The registrar takes a u32 offset.
+  offset: intParam(0, 0xffff_ffff, 0),
+  limit: intParam(1, SUBNAME_LIST_MAX, SUBNAME_LIST_MAX),
 });
 
 const PrepareBody = z.strictObject({
@@ -87,11 +89,11 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
   app.get(
     "/v1/subname-policy/:namespace",
     {
+      ...NO_STORE,
       schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
       config: NAME_SEGMENT_ROUTE,
     },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace } = request.params;
       const ns = await namespaceRoute(db, namespace);
       const { policy, owner } = await readPolicy(chainClient, ns.registrar);
@@ -108,14 +110,14 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
   app.get(
     "/v1/subnames/:namespace/:label/:child",
     {
+      ...NO_STORE,
       schema: {
         params: z.object({ namespace: LabelParam, label: LabelParam, child: LabelParam }),
         response: { 200: ChildResponse },
       },
       config: NAME_SEGMENT_ROUTE,
     },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace, label, child } = request.params;
       const ns = await namespaceRoute(db, namespace);
       const parentName = `${label}.${namespace}`;
@@ -140,6 +142,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
   app.get(
     "/v1/subnames/:namespace/:label",
     {
+      ...NO_STORE,
       schema: {
         params: z.object({ namespace: LabelParam, label: LabelParam }),
         querystring: ListQuery,
@@ -147,8 +150,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: NAME_SEGMENT_ROUTE,
     },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace, label } = request.params;
       const { offset, limit } = request.query;
       const ns = await namespaceRoute(db, namespace);
