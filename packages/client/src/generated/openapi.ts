@@ -496,7 +496,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    limit?: string;
+                    limit?: number;
                     cursor?: string;
                     contractId?: string;
                     subject?: string;
@@ -4130,7 +4130,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    limit?: string;
+                    limit?: number;
                     cursor?: string;
                 };
                 header?: never;
