@@ -143,32 +143,23 @@ describe("subname and network-address reads", () => {
     });
     expect((await get("/v1/subnames/acme/alice")).body.subnames).toHaveLength(2);
     // Plain decimal digits only, one message per problem; an error is no-store too (it must not be replayed).
-    const invalid = (detail: string) => ({
-      status: 400,
-      cache: "no-store",
-      body: { error: "invalid_request", detail },
-    });
-    expect(await get("/v1/subnames/acme/alice?limit=17")).toEqual(
-      invalid("limit: must be an integer from 1 to 16"),
-    );
-    expect(await get("/v1/subnames/acme/alice?limit=0")).toEqual(
-      invalid("limit: must be an integer from 1 to 16"),
-    );
-    expect(await get("/v1/subnames/acme/alice?offset=-1")).toEqual(
-      invalid("offset: must be an integer from 0 to 4294967295"),
-    );
-    expect(await get("/v1/subnames/acme/alice?offset=1e3")).toEqual(
-      invalid("offset: must be an integer from 0 to 4294967295"),
-    );
-    expect(await get("/v1/subnames/acme/alice?offset=99999999999999999999")).toEqual(
-      invalid("offset: must be an integer from 0 to 4294967295"),
-    );
-    expect(await get("/v1/subnames/acme/alice?offset=1&offset=2")).toEqual(
-      invalid("offset: must be given once"),
-    );
-    expect(await get("/v1/subnames/acme/alice?page=2")).toEqual(
-      invalid('querystring: Unrecognized key: "page"'),
-    );
+    const LIMIT = "limit: must be an integer from 1 to 16";
+    const OFFSET = "offset: must be an integer from 0 to 4294967295";
+    for (const [query, detail] of [
+      ["limit=17", LIMIT],
+      ["limit=0", LIMIT],
+      ["offset=-1", OFFSET],
+      ["offset=1e3", OFFSET],
+      ["offset=99999999999999999999", OFFSET],
+      ["offset=1&offset=2", "offset: must be given once"],
+      ["page=2", 'querystring: Unrecognized key: "page"'],
+    ]) {
+      expect(await get(`/v1/subnames/acme/alice?${query}`), query).toEqual({
+        status: 400,
+        cache: "no-store",
+        body: { error: "invalid_request", detail },
+      });
+    }
   });
 
   it("sends no-store on every answer of these reads, errors included", async () => {
