@@ -10,9 +10,14 @@ export function noStore(reply: FastifyReply): FastifyReply {
  * `Cache-Control: no-store`, errors included — set before validation, so a 400 or a 503 is not kept by a cache
  * and replayed after the cause is gone.
  */
-export const NO_STORE = {
-  onRequest(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    noStore(reply);
-    done();
-  },
-};
+export const NO_STORE = { onRequest: noStoreHook };
+
+/** The same for every route of a scope (`scope.addHook("onRequest", noStoreHook)`): sessions and the console. */
+export function noStoreHook(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  noStore(reply);
+  done();
+}

@@ -11,9 +11,10 @@ export class ChainClient implements ContractReads {
   readonly #reader: ContractReader;
   readonly #server: rpc.Server;
 
-  constructor(rpcUrl: string, networkPassphrase: string) {
+  /** `timeoutMs`: the deadline of each RPC request (RPC_REQUEST_TIMEOUT_MS by default). */
+  constructor(rpcUrl: string, networkPassphrase: string, opts: { timeoutMs?: number } = {}) {
     this.networkPassphrase = networkPassphrase;
-    this.#reader = new ContractReader(rpcUrl, networkPassphrase);
+    this.#reader = new ContractReader(rpcUrl, networkPassphrase, opts);
     this.#server = this.#reader.server;
   }
 

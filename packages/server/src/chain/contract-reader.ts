@@ -3,6 +3,7 @@
 // unreachable chain are different failures, and callers map them to different HTTP answers.
 import { type ArgSpec, type ArgValues, contractErrorNumber, type FnDef } from "@namereg/protocol";
 import { Account, Operation, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+import { rpcServer } from "./rpc-server.ts";
 
 /** The contract answered with `Error(Contract, #code)` (or another host error: code null). */
 export class ContractCallError extends Error {
@@ -34,8 +35,8 @@ export class ContractReader implements ContractReads {
   readonly server: rpc.Server;
   readonly networkPassphrase: string;
 
-  constructor(rpcUrl: string, networkPassphrase: string) {
-    this.server = new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") });
+  constructor(rpcUrl: string, networkPassphrase: string, opts: { timeoutMs?: number } = {}) {
+    this.server = rpcServer(rpcUrl, opts.timeoutMs);
     this.networkPassphrase = networkPassphrase;
   }
 

@@ -54,7 +54,12 @@ export async function submitSigned(
   const final = finalOutcome(txHash, known, networkPassphrase);
   if (final !== null) return final;
 
-  const sent = await ask(() => server.sendTransaction(tx));
+  // Unanswered, the send may still have reached the network: the same envelope is the only safe retry.
+  const sent = await ask(() => server.sendTransaction(tx), {
+    detail:
+      "the chain did not answer the submission; submit the same signed transaction again to learn its outcome",
+    txHash,
+  });
   if (sent.status === "TRY_AGAIN_LATER") {
     throw new ApiError("chain_unavailable", {
       detail: "the network asked to try again later; submit the same signed transaction again",
@@ -73,7 +78,9 @@ export async function submitSigned(
   // PENDING, or DUPLICATE: the network already has it queued or applied, so only its result is awaited.
   const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
   const intervalMs = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
-  for (let i = 0; i < attempts; i++) {
+  // The polling budget is wall time too: a poll the RPC holds open until its timeout must not multiply it.
+  const deadline = performance.now() + attempts * intervalMs;
+  for (let i = 0; i < attempts && performance.now() < deadline; i++) {
     await sleep(intervalMs);
     let got: rpc.Api.GetTransactionResponse;
     try {
@@ -117,11 +124,14 @@ function parseSigned(signedXdr: string, networkPassphrase: string): Transaction 
   return tx;
 }
 
-async function ask<T>(call: () => Promise<T>): Promise<T> {
+async function ask<T>(
+  call: () => Promise<T>,
+  failure: { detail: string; txHash?: string } = { detail: "the chain could not be reached" },
+): Promise<T> {
   try {
     return await call();
   } catch {
-    throw new ApiError("chain_unavailable", { detail: "the chain could not be reached" });
+    throw new ApiError("chain_unavailable", failure);
   }
 }
 

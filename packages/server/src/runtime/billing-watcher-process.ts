@@ -1,8 +1,8 @@
 // The billing watcher as part of a process (`namereg start`, `namereg dev`, `namereg billing watch`). It signs
 // nothing, but one watcher per database keeps the cursor moving forward only; a second waits as a standby on the
 // advisory lock and takes over when the first one's lock goes.
-import { rpc } from "@stellar/stellar-sdk";
 import type { Logger } from "pino";
+import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { BillingWatcher } from "../watchers/billing/watcher.ts";
@@ -33,7 +33,7 @@ export async function runBillingWatcherProcess(opts: BillingProcessOptions): Pro
     async (stop) => {
       const watcher = new BillingWatcher({
         db: database.db,
-        server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
+        server: rpcServer(rpcUrl),
         networkPassphrase,
         account,
         pricePerPeriod: billing.pricePerPeriod,

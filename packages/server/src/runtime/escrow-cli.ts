@@ -1,6 +1,6 @@
 // `namereg escrow parked | release <id> [--to G…] --reason "…" | reconcile | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { rpc } from "@stellar/stellar-sdk";
+import { rpcServer } from "../chain/rpc-server.ts";
 import { listParked, ReleaseError, reconcile, releaseParked } from "../watchers/escrow/operator.ts";
 import { openRuntime, untilSignal } from "./commands.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
@@ -62,11 +62,7 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
     const { rpcUrl } = rt.config.chain;
     const escrow = rt.config.market.escrowAccount;
     if (rpcUrl === null || escrow === null) throw new Error("reconcile needs RPC_URL and ESCROW_ACCOUNT");
-    const r = await reconcile(
-      db,
-      new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
-      escrow,
-    );
+    const r = await reconcile(db, rpcServer(rpcUrl), escrow);
     const line = (label: string, v: bigint) =>
       console.log(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
     line("escrow balance on chain", r.balance);

@@ -1,8 +1,9 @@
 // The escrow watcher as part of a process (`namereg start`, `namereg dev`, `namereg escrow watch`): one signer
 // per database. It holds an advisory lock for its whole life, so a second watcher waits as a standby; two
 // watchers signing with one escrow key could otherwise race for its sequence numbers.
-import { Keypair, rpc } from "@stellar/stellar-sdk";
+import { Keypair } from "@stellar/stellar-sdk";
 import type { Logger } from "pino";
+import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { EscrowWatcher } from "../watchers/escrow/watcher.ts";
@@ -34,7 +35,7 @@ export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promi
     async (stop) => {
       const watcher = new EscrowWatcher({
         db: database.db,
-        server: new rpc.Server(rpcUrl, { allowHttp: rpcUrl.startsWith("http://") }),
+        server: rpcServer(rpcUrl),
         networkPassphrase,
         escrow: Keypair.fromSecret(secret),
         registryId,

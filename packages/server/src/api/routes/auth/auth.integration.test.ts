@@ -71,6 +71,10 @@ for (const kind of TEST_DATABASE_KINDS) {
       const response = await app.inject({ url: `/auth?account=${wallet.publicKey()}` });
       expect(response.statusCode).toBe(200);
       expect(response.headers["cache-control"]).toBe("no-store");
+      // A refused request is no-store too.
+      const refusedChallenge = await app.inject({ url: "/auth?account=nobody" });
+      expect(refusedChallenge.statusCode).toBe(400);
+      expect(refusedChallenge.headers["cache-control"]).toBe("no-store");
       const challenge = response.json();
       expect(Object.keys(challenge).sort()).toEqual(["network_passphrase", "transaction"]);
       expect(challenge.network_passphrase).toBe(STANDALONE_PASSPHRASE);

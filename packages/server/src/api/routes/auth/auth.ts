@@ -8,7 +8,7 @@ import { issueChallenge, redeemChallenge } from "../../../auth/challenges.ts";
 import { createConsoleGuard } from "../../../auth/console-guard.ts";
 import { sessionKeys } from "../../../auth/keys.ts";
 import { openSession, revokeSession } from "../../../auth/sessions.ts";
-import { noStore } from "../../cache.ts";
+import { noStoreHook } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 
@@ -28,6 +28,8 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
 ) => {
   const keys = sessionKeys(config.session.secret);
   const guard = createConsoleGuard({ db, config, now, chainClient: undefined });
+  // This plugin's scope only: every answer, a refused sign-in included, is no-store.
+  app.addHook("onRequest", noStoreHook);
 
   /** Challenges are bound to a network passphrase; without one configured there is nothing to sign for. */
   const challengeContext = () => {
@@ -39,28 +41,21 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
   app.get(
     "/auth",
     { schema: { querystring: ChallengeQuery, response: { 200: ChallengeResponse } } },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const ctx = challengeContext();
       const transaction = await issueChallenge(ctx, request.query.account);
       return { transaction, network_passphrase: ctx.networkPassphrase };
     },
   );
 
-  app.post(
-    "/auth",
-    { schema: { body: TokenBody, response: { 200: TokenResponse } } },
-    async (request, reply) => {
-      noStore(reply);
-      const ctx = challengeContext();
-      const account = await redeemChallenge(ctx, request.body.transaction);
-      const { token } = await openSession(db, config, { kind: "wallet", account, now: ctx.now });
-      return { token };
-    },
-  );
+  app.post("/auth", { schema: { body: TokenBody, response: { 200: TokenResponse } } }, async (request) => {
+    const ctx = challengeContext();
+    const account = await redeemChallenge(ctx, request.body.transaction);
+    const { token } = await openSession(db, config, { kind: "wallet", account, now: ctx.now });
+    return { token };
+  });
 
-  app.post("/auth/logout", { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
-    noStore(reply);
+  app.post("/auth/logout", { schema: { response: { 200: LogoutResponse } } }, async (request) => {
     const session = await guard.authenticate(request);
     await revokeSession(db, session.sessionId, now());
     return { ok: true as const };

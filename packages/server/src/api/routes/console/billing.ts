@@ -8,7 +8,6 @@ import { z } from "zod";
 import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billing/terms.ts";
 import type { Config } from "../../../config/index.ts";
 import { billingPayments, subscriptions } from "../../../db/tables.ts";
-import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { type ConsoleContext, sessionOf } from "./context.ts";
 
@@ -54,8 +53,7 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
   app,
   { db, guard, now, config },
 ) => {
-  app.get("/console/billing", { schema: { response: { 200: BillingResponse } } }, async (request, reply) => {
-    noStore(reply);
+  app.get("/console/billing", { schema: { response: { 200: BillingResponse } } }, async (request) => {
     const { billing } = config;
     if (!billing.enabled || billing.account === null) throw new ApiError("billing_disabled");
     const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);

@@ -273,8 +273,13 @@ for (const kind of TEST_DATABASE_KINDS) {
         url: "/console/namespace-profile",
         payload: { nonsense: true },
       });
-      expect({ statusCode: response.statusCode, body: response.json() }).toEqual({
+      expect({
+        statusCode: response.statusCode,
+        cache: response.headers["cache-control"],
+        body: response.json(),
+      }).toEqual({
         statusCode: 401,
+        cache: "no-store",
         body: { error: "unauthorized", detail: "Authorization: a Bearer session token is required" },
       });
     });

@@ -4,6 +4,7 @@
 // console's route plugins inside one scope that this guard is installed on first.
 import type { FastifyInstance } from "fastify";
 import { createConsoleGuard } from "../../../auth/console-guard.ts";
+import { noStoreHook } from "../../cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import type { ConsoleContext } from "./context.ts";
 
@@ -14,6 +15,8 @@ export function installConsoleGuard(
 ): ConsoleContext {
   const guard = createConsoleGuard(deps);
   scope.decorateRequest("consoleSession", null);
+  // First, so the guard's own 401 and 403 are not kept by a cache either.
+  scope.addHook("onRequest", noStoreHook);
   scope.addHook("onRequest", async (request) => {
     request.consoleSession = await guard.authenticate(request);
   });

@@ -12,7 +12,6 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { OwnerContext } from "../../../auth/console-guard.ts";
-import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
 import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "./context.ts";
@@ -65,8 +64,7 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
   app.post(
     "/console/subname-policy/prepare",
     { schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } } },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace, policy } = request.body;
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
       const chain = chainOf(chainClient);
@@ -90,8 +88,7 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
   app.post(
     "/console/chain-policy/prepare",
     { schema: { body: ChainPolicyBody, response: { 200: ChainPolicyPrepared } } },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace } = request.body;
       const networks = allowlist(request.body.networks);
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
@@ -117,7 +114,6 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
     // 409 has no schema here: it is both a failed transaction and the guard's namespace_changed.
     { schema: { body: SubmitBody, response: { 200: SubmitSuccessBody, 202: SubmitPendingBody } } },
     async (request, reply) => {
-      noStore(reply);
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
       const chain = chainOf(chainClient);
       requirePolicyTransaction(request.body.xdr, chain.networkPassphrase, owner);

@@ -4,7 +4,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { namespaceProfiles } from "../../../db/tables.ts";
-import { noStore } from "../../cache.ts";
 import { type ConsoleContext, NamespaceField, sessionOf } from "./context.ts";
 import { parseLogo } from "./logo.ts";
 
@@ -44,8 +43,7 @@ export const consoleProfileRoutes: FastifyPluginAsyncZod<ConsoleContext> = async
   app.put(
     "/console/namespace-profile",
     { schema: { body: ProfileBody, response: { 200: ProfileResponse } } },
-    async (request, reply) => {
-      noStore(reply);
+    async (request) => {
       const { namespace, displayName } = request.body;
       await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
       const logo = request.body.logo === null ? null : parseLogo(request.body.logo);
