@@ -15,6 +15,7 @@ export type { components, paths } from "./generated/openapi.ts";
 export { type ResolveVerifiedOptions, resolveVerified, type VerifiedResolution } from "./resolve-verified.ts";
 export {
   type ConsoleSession,
+  changeSubname,
   consoleChange,
   type Signer,
   type SignWith,

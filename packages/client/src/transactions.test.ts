@@ -2,7 +2,7 @@
 // envelope is what is submitted, console calls carry the session, and a refused prepare never reaches the signer.
 import { describe, expect, it } from "vitest";
 import { createApi, NameregError } from "./api.ts";
-import { consoleChange, setChainAddress } from "./transactions.ts";
+import { changeSubname, consoleChange, setChainAddress } from "./transactions.ts";
 
 const PASSPHRASE = "Test SDF Network ; September 2015";
 
@@ -39,6 +39,26 @@ describe("prepare, sign, submit", () => {
     expect(calls.map((c) => [c.path, c.body])).toEqual([
       ["/records/prepare", body],
       ["/records/submit", { signedXdr: "SIGNED(UNSIGNED)" }],
+    ]);
+  });
+
+  it("prepares a subname change, signs it and submits it as the holder's transaction", async () => {
+    const { api, calls } = fakeApi({
+      "/subnames/prepare": { status: 200, body: { ok: true, xdr: "CHILD", signer: "G…", holder: "G…" } },
+      "/records/submit": { status: 202, body: { ok: false, pending: true, txHash: "cd".repeat(32) } },
+    });
+    const signer = async (xdr: string) => `SIGNED(${xdr})`;
+    const body = {
+      name: "wallet.alice.acme",
+      action: "remove" as const,
+      parentGeneration: "1",
+      generation: "2",
+    };
+    const result = await changeSubname(api, body, { signer, networkPassphrase: PASSPHRASE });
+    expect(result).toEqual({ ok: false, pending: true, txHash: "cd".repeat(32) });
+    expect(calls.map((c) => [c.path, c.body])).toEqual([
+      ["/subnames/prepare", body],
+      ["/records/submit", { signedXdr: "SIGNED(CHILD)" }],
     ]);
   });
 

@@ -32,6 +32,20 @@ export async function setChainAddress(
   return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
 }
 
+/**
+ * Creates or removes a subname as the parent's holder (POST /subnames/prepare, sign, POST /records/submit). Read
+ * the child first (`GET /v1/subnames/{namespace}/{label}/{child}`) for the generations the body must carry.
+ */
+export async function changeSubname(
+  api: NameregApi,
+  body: Body<"/subnames/prepare">,
+  { signer, networkPassphrase }: SignWith,
+): Promise<Submitted> {
+  const prepared = await unwrap(api.POST("/subnames/prepare", { body }));
+  const signedXdr = await signer(prepared.xdr, { networkPassphrase });
+  return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
+}
+
 /** A console session: the bearer token from POST /auth and the namespace it acts for. */
 export interface ConsoleSession {
   readonly token: string;
