@@ -1,5 +1,6 @@
 // The environment as the operator writes it: one entry per variable, with the defaults of docs/configuration.md.
 // Every variable is parsed here and nowhere else; `load.ts` turns the parsed result into the Config shape.
+import { isIP } from "node:net";
 import { isAccountId, isContractId } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { z } from "zod";
@@ -97,6 +98,15 @@ const hostName = () =>
       error: "must be a host name such as example.com (no scheme, no path)",
     });
 
+/** What the API binds to: an IP address or a host name (checked here, not first at listen). */
+const listenHost = () =>
+  z
+    .string()
+    .trim()
+    .refine((v) => isIP(v) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(v), {
+      error: "must be an IP address (127.0.0.1, 0.0.0.0, ::) or a host name",
+    });
+
 /**
  * `true`/`false`, a hop count, or a comma-separated list of proxy addresses/CIDRs, as Fastify's `trustProxy`
  * understands them. Needed behind a load balancer so the per-IP rate limit sees clients, not the balancer.
@@ -107,9 +117,11 @@ const trustProxy = () =>
     .trim()
     .transform((raw, ctx): boolean | number | string[] => {
       const lower = raw.toLowerCase();
-      if (lower === "true" || lower === "1") return true;
-      if (lower === "false" || lower === "0") return false;
-      if (/^\d+$/.test(raw)) return Number(raw);
+      if (lower === "true") return true;
+      // A number is a hop count (Fastify's meaning): `1` trusts the one proxy in front, not every hop, which would
+      // let a client pick its own address with X-Forwarded-For and step round the per-IP limit.
+      if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+      if (lower === "false") return false;
       const list = raw
         .split(",")
         .map((s) => s.trim())
@@ -134,7 +146,7 @@ export const URL_VARIABLES: ReadonlySet<string> = new Set(["DATABASE_URL", "DATA
 
 const envShape = {
   PORT: variable(integer(0, 65535).default(8080)),
-  HOST: variable(text("a host name or address").default("127.0.0.1")),
+  HOST: variable(listenHost().default("127.0.0.1")),
   SERVICE_NAME: variable(
     text("a non-empty name").max(64, { error: "must be at most 64 characters" }).default("namereg"),
   ),

@@ -165,6 +165,8 @@ describe("loadConfig values", () => {
     expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    // One hop, not "trust everything": X-Forwarded-For must not pick the address the limit counts.
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
   });
 });
 
@@ -175,6 +177,7 @@ describe("loadConfig validation", () => {
     ["PORT", "80.5", /integer/],
     ["SERVICE_NAME", "n".repeat(65), /at most 64/],
     ["LOG_LEVEL", "verbose", /one of fatal, error/],
+    ["HOST", "not_a_host!", /IP address/],
     ["TRUST_PROXY", "proxy.example", /hop count/],
     ["DATABASE_URL", "mysql://db/x", /postgres/],
     ["DATABASE_URL", "./data/pg", /file:\/\//],

@@ -20,6 +20,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface LoadOptions {
   /** Which command runs; decides which variables are required. Default `serve`. */
   readonly role?: Role;
+  /** The command as the operator typed it, for messages (`namereg escrow watch`); default `namereg <role>`. */
+  readonly command?: string;
 }
 
 export interface ConfigProblem {
@@ -59,7 +61,10 @@ export function loadConfig(env: Env = process.env, options: LoadOptions = {}): C
 
   for (const name of REQUIRED_BY_ROLE[role]) {
     if ((env[name] ?? "").trim() === "") {
-      problems.push({ variable: name, message: `is required for \`namereg ${role}\`` });
+      problems.push({
+        variable: name,
+        message: `is required for \`${options.command ?? `namereg ${role}`}\``,
+      });
     }
   }
 

@@ -5,6 +5,7 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { claimDataDir } from "./data-dir-claim.ts";
 import { LocalLocks } from "./local-locks.ts";
 import * as schema from "./schema.ts";
 import { checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
@@ -13,8 +14,24 @@ import { MEMORY_URL, pgliteDataDir } from "./url.ts";
 
 export async function openPglite(url: string): Promise<Database> {
   const dataDir = pgliteDataDir(url);
-  if (dataDir !== MEMORY_URL) await mkdir(dataDir, { recursive: true });
-  return pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
+  if (dataDir === MEMORY_URL) return pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
+  await mkdir(dataDir, { recursive: true });
+  const release = await claimDataDir(dataDir);
+  let database: Database;
+  try {
+    database = pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const close = database.close;
+  return {
+    ...database,
+    close: async () => {
+      await close();
+      await release();
+    },
+  };
 }
 
 /** Extensions the migrations use (trigram search for `/v1/lookup`); PostgreSQL ships them in contrib. */

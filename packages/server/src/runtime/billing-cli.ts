@@ -53,7 +53,14 @@ function periodsOption(args: readonly string[]): number | undefined {
 export async function billingCommand(args: readonly string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index");
+    const rt = await openRuntime("index", process.env, "namereg billing watch");
+    if (!rt.config.billing.enabled) {
+      // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
+      console.error("namereg billing watch: billing is off (set BILLING_ENABLED=true and its settings)");
+      await rt.database.close();
+      process.exitCode = 1;
+      return;
+    }
     const { signal } = untilSignal();
     await runBillingWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
     await rt.database.close();

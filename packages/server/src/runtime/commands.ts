@@ -1,5 +1,7 @@
 // The `namereg` subcommands: each loads the configuration once for its role, opens what it needs, and shuts
 // down cleanly on SIGINT/SIGTERM (in-flight requests drain, the indexer finishes its batch, the lock is freed).
+
+import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { demoKeypair, describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
@@ -10,6 +12,7 @@ import { loggerOptions } from "../api/logger.ts";
 import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
+import { DataDirInUseError, dataDirHolder } from "../db/data-dir-claim.ts";
 import { type Database, openDatabase } from "../db/index.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
@@ -25,10 +28,14 @@ export interface Runtime {
   database: Database;
 }
 
-export async function openRuntime(role: Role, env: Env = process.env): Promise<Runtime> {
-  const config = loadConfigOrExit(env, { role });
+export async function openRuntime(
+  role: Role,
+  env: Env = process.env,
+  command = `namereg ${role}`,
+): Promise<Runtime> {
+  const config = loadConfigOrExit(env, { role, command });
   const logger = pino(loggerOptions(config) as object);
-  logger.info({ config: describeConfig(config) }, `namereg ${role} starting`);
+  logger.info({ config: describeConfig(config) }, `${command} starting`);
   for (const warning of config.warnings) logger.warn(warning);
   const database = await openDatabase({
     url: config.database.url,
@@ -58,18 +65,62 @@ export async function startApi(rt: Runtime, metrics?: ServiceMetrics): Promise<{
   return { app, url };
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
+/** Resolves on the first SIGINT or SIGTERM, or when the npm process that started this one exits. */
 export function untilSignal(): { signal: AbortSignal; done: Promise<string> } {
   const controller = new AbortController();
   const done = new Promise<string>((resolve) => {
+    let watch: NodeJS.Timeout | undefined;
     const on = (name: string) => () => {
+      clearInterval(watch);
       controller.abort();
       resolve(name);
     };
     process.once("SIGINT", on("SIGINT"));
     process.once("SIGTERM", on("SIGTERM"));
+    // Started through `npx namereg …` or `npm start`, this process runs under npm (through `sh -c`), and npm does
+    // not pass a SIGTERM on: a supervisor stopping npm would leave the API or the writer running unseen, holding
+    // the writer lock. The launcher gone, shut down as on SIGTERM.
+    const launcher = launcherOf(process.ppid);
+    watch = setInterval(() => {
+      if (launcherGone(launcher)) on("launcher exited")();
+    }, 1000);
+    watch.unref();
   });
   return { signal: controller.signal, done };
+}
+
+/** This process's parent and, when that is a shell, the shell's parent (npm, which ran `sh -c namereg …`). */
+interface Launcher {
+  readonly parent: number;
+  readonly grandparent: number | null;
+}
+
+function launcherOf(parent: number): Launcher {
+  const shell = /^(sh|dash|bash)$/.test(procField(parent, "comm") ?? "");
+  return { parent, grandparent: shell ? parentOf(parent) : null };
+}
+
+/** Re-parented, or our shell was: whoever started us has exited. */
+function launcherGone({ parent, grandparent }: Launcher): boolean {
+  if (process.ppid !== parent) return true;
+  return grandparent !== null && parentOf(parent) !== grandparent;
+}
+
+/** The parent pid of `pid` from /proc (Linux); null where /proc cannot tell, which never reads as a change. */
+function parentOf(pid: number): number | null {
+  const stat = procField(pid, "stat");
+  if (stat === null) return null;
+  // The command name may hold spaces and parentheses; the fields after its closing ')' are fixed: state, ppid.
+  const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  return Number.isInteger(ppid) ? ppid : null;
+}
+
+function procField(pid: number, file: "stat" | "comm"): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8").trim();
+  } catch {
+    return null;
+  }
 }
 
 export async function migrateCommand(env?: Env): Promise<void> {
@@ -149,7 +200,12 @@ export async function devCommand(env: Env = process.env): Promise<void> {
   const port = Number(env.PORT ?? 8080);
   const devnetPort = Number(env.DEVNET_PORT ?? 8000);
   const dataDir = env.DATA_DIR ?? "./data";
-  if (env.DATABASE_URL === undefined) await rm(join(dataDir, "pglite"), { recursive: true, force: true });
+  if (env.DATABASE_URL === undefined) {
+    // Never wipe the database of a running process (another `namereg dev` on this DATA_DIR).
+    const holder = await dataDirHolder(join(dataDir, "pglite"));
+    if (holder !== null) throw new DataDirInUseError(join(dataDir, "pglite"), holder);
+    await rm(join(dataDir, "pglite"), { recursive: true, force: true });
+  }
   const devnet = await startNamingDevnet({ port: devnetPort, scenario: "demo", closeIntervalMs: 1000 });
   const devEnv: Env = {
     ...env,

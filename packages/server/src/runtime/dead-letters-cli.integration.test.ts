@@ -114,6 +114,11 @@ describe("namereg dead-letters", () => {
     expect(all).toContain(`resolved`);
     expect(all).toContain("by operator: junk injected by a test");
     expect((await readIndexerSnapshot(database.db)).deadLetters).toBe(0);
+    // A recorded resolution is kept: resolving it again is refused, saying how it was resolved.
+    const again = await cli("resolve", garbage, "--reason", "second thoughts");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("is resolved already (by operator: junk injected by a test)");
+    expect((await cli("list", "--all")).stdout).not.toContain("second thoughts");
   });
 });
 

@@ -2,7 +2,7 @@
 // indexer archived but could not project (an undecodable event, a projection rule that refused it), for an
 // operator. Retrying projects the archived event again with the current code, holding the indexer's writer lock
 // so it never races a running indexer; resolving records the operator's reason. /v1/status counts the unresolved.
-import { asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { advisoryLockKey } from "../db/index.ts";
@@ -60,12 +60,23 @@ export async function deadLettersCommand(args: readonly string[]): Promise<void>
     if (sub === "resolve") {
       const reason = option(args, "--reason")?.trim() ?? "";
       if (reason === "") throw new DeadLetterError('say why: --reason "…" is required');
+      // Only an unresolved letter: a resolution already recorded (a retry's or an operator's) is history.
       const done = await db
         .update(deadLetters)
         .set({ resolvedAt: new Date(), resolution: `by operator: ${reason}` })
-        .where(eq(deadLetters.eventId, id))
+        .where(and(eq(deadLetters.eventId, id), isNull(deadLetters.resolvedAt)))
         .returning({ resolvedAt: deadLetters.resolvedAt });
-      if (done.length === 0) throw new DeadLetterError(`no dead letter ${id}`);
+      if (done.length === 0) {
+        const [known] = await db
+          .select({ resolution: deadLetters.resolution })
+          .from(deadLetters)
+          .where(eq(deadLetters.eventId, id));
+        throw new DeadLetterError(
+          known === undefined
+            ? `no dead letter ${id}`
+            : `${id} is resolved already (${known.resolution ?? ""})`,
+        );
+      }
       console.log(`${id} resolved by hand`);
       return;
     }

@@ -20,7 +20,16 @@ function option(args: readonly string[], name: string): string | undefined {
 export async function escrowCommand(args: readonly string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index");
+    const rt = await openRuntime("index", process.env, "namereg escrow watch");
+    if (!rt.config.market.enabled) {
+      // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
+      console.error(
+        "namereg escrow watch: the marketplace is off (set MARKET_ENABLED=true and its escrow settings)",
+      );
+      await rt.database.close();
+      process.exitCode = 1;
+      return;
+    }
     const { signal } = untilSignal();
     await runEscrowWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
     await rt.database.close();
