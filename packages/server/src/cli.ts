@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
-import { backfillCommand } from "./runtime/backfill-cli.ts";
-import { billingCommand } from "./runtime/billing-cli.ts";
+import { BACKFILL_USAGE, backfillCommand } from "./runtime/backfill-cli.ts";
+import { BILLING_USAGE, billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
-import { deadLettersCommand } from "./runtime/dead-letters-cli.ts";
-import { escrowCommand } from "./runtime/escrow-cli.ts";
+import { DEAD_LETTERS_USAGE, deadLettersCommand } from "./runtime/dead-letters-cli.ts";
+import { ESCROW_USAGE, escrowCommand } from "./runtime/escrow-cli.ts";
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
-import { legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
+import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
 
 const USAGE = `usage: namereg <command>
 
@@ -44,8 +44,23 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   "legacy-labels": () => legacyLabelsCommand(rest),
 };
 
+/** What `namereg <command> --help` prints; commands without their own usage print the overview. */
+const USAGES: Record<string, string> = {
+  escrow: ESCROW_USAGE,
+  billing: BILLING_USAGE,
+  "dead-letters": DEAD_LETTERS_USAGE,
+  backfill: BACKFILL_USAGE,
+  "legacy-labels": LEGACY_LABELS_USAGE,
+};
+
 async function main(): Promise<void> {
   const run = COMMANDS[command];
+  // Asked for help, a command prints it and succeeds — and never starts (`serve --help` must not serve).
+  // The devnet parses its own arguments, help included.
+  if (run !== undefined && command !== "devnet" && (rest.includes("--help") || rest.includes("-h"))) {
+    console.log(USAGES[command] ?? USAGE);
+    return;
+  }
   if (run === undefined) {
     const known = command === "help" || command === "--help" || command === "-h";
     (known ? console.log : console.error)(USAGE);

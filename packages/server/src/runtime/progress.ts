@@ -21,6 +21,9 @@ export function progressReporter(opts: ProgressOptions): (info: BatchInfo) => vo
   let archived = 0;
   let lastLog = Number.NEGATIVE_INFINITY;
   let firstLedger: number | null = null;
+  // At the head every new ledger is a batch with nothing left: say "caught up" once, when it happens, not per
+  // ledger (one line a ledger is noise in an idle indexer's log); falling behind again reports progress again.
+  let caughtUp = false;
   return (info) => {
     events += info.events;
     archived += info.archived;
@@ -40,6 +43,8 @@ export function progressReporter(opts: ProgressOptions): (info: BatchInfo) => vo
       etaSeconds: eta === null ? null : Math.round(eta),
       deadLettered: info.deadLettered,
     };
+    if (remaining === 0 && caughtUp) return;
+    caughtUp = remaining === 0;
     if (tty) {
       const etaText = eta === null ? "?" : `${Math.round(eta)} s`;
       write(
