@@ -68,8 +68,13 @@ describe("namereg billing", () => {
   });
 
   it("suspends and resumes a namespace, recording the reason", async () => {
-    const suspended = await cli("suspend", "plain", "--reason", "chargeback");
+    // The label as an operator may type it.
+    const suspended = await cli("suspend", "PLAIN", "--reason", "chargeback");
     expect(suspended).toMatchObject({ code: 0, stdout: "plain is now suspended\n" });
+    // A second suspend changes nothing and says so, recording no action.
+    const twice = await cli("suspend", "plain", "--reason", "again");
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain("plain is suspended already; nothing was changed");
     expect((await cli("subscriptions")).stdout).toMatch(/plain\s+suspended .*\(chargeback\)/);
     expect(await cli("resume", "plain", "--reason", "settled")).toMatchObject({
       code: 0,
@@ -85,5 +90,8 @@ describe("namereg billing", () => {
       ["resume", "settled"],
     ]);
     expect(await cli("suspend", "nosuchns", "--reason", "x")).toMatchObject({ code: 1 });
+    const notSuspended = await cli("resume", "plain", "--reason", "x");
+    expect(notSuspended.code).toBe(1);
+    expect(notSuspended.stderr).toContain("plain is not suspended; nothing was changed");
   });
 });

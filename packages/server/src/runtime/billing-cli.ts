@@ -122,7 +122,8 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
         return;
       }
       default: {
-        const [namespace] = positional(rest, 1, "<namespace>") as [string];
+        const [typed] = positional(rest, 1, "<namespace>") as [string];
+        const namespace = typed.toLowerCase();
         const state = await setSuspended(db, namespace, sub === "suspend", { reason, now });
         console.log(`${namespace} is now ${state}`);
       }

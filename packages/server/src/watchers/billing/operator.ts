@@ -39,7 +39,8 @@ async function knownNamespace(db: Db, label: string): Promise<{ label: string; n
   const [row] = await db
     .select({ label: namespaces.label, node: namespaces.node })
     .from(namespaces)
-    .where(eq(namespaces.label, label));
+    // Labels are lower-case on chain; an operator typing ACME means acme, as the API reads it.
+    .where(eq(namespaces.label, label.toLowerCase()));
   if (row === undefined) throw new BillingOperatorError(`no namespace ${label} in the mirror`);
   return row;
 }
@@ -141,6 +142,18 @@ export async function setSuspended(
       .insert(subscriptions)
       .values({ namespace: namespace.label, node: namespace.node, status: "active", activeUntil: null })
       .onConflictDoNothing();
+    // The action must change something: a second suspend, or a resume of what is not suspended, is an operator's
+    // mistake to hear about, not a no-op recorded as an action.
+    const [current] = await tx
+      .select({ status: subscriptions.status })
+      .from(subscriptions)
+      .where(eq(subscriptions.namespace, namespace.label))
+      .for("update");
+    if ((current?.status === "suspended") === suspended) {
+      throw new BillingOperatorError(
+        `${namespace.label} is ${suspended ? "suspended already" : "not suspended"}; nothing was changed`,
+      );
+    }
     const [row] = await tx
       .update(subscriptions)
       .set(
