@@ -74,6 +74,9 @@ describe("loadConfig defaults", () => {
     expect(config.session.secret.length).toBeGreaterThanOrEqual(32);
     expect(loadConfig({}).session.secret).not.toBe(config.session.secret);
     expect(config.warnings.join(" ")).toMatch(/SESSION_SECRET/);
+    // The indexer and the operator tools sign no session: nothing to warn about there.
+    expect(loadConfig({}, { role: "migrate" }).warnings).toEqual([]);
+    expect(loadConfig({}, { role: "dev" }).warnings.join(" ")).toMatch(/SESSION_SECRET/);
   });
 
   it("treats blank variables as unset", () => {

@@ -132,10 +132,13 @@ function toConfig(env: ParsedEnv, role: Role): Config {
   const generated = sessionSecret === undefined;
   if (sessionSecret === undefined) {
     sessionSecret = randomBytes(32).toString("base64url");
-    warnings.push(
-      "SESSION_SECRET is unset: wallet sessions are signed with a secret made up for this process, so they end " +
-        "when it stops and are not accepted by other replicas. Set SESSION_SECRET outside development.",
-    );
+    // Only where sessions are served: the indexer and the operator tools never sign one, and the warning in
+    // front of a tool's own output read as a problem with the tool.
+    if (role !== "index" && role !== "migrate")
+      warnings.push(
+        "SESSION_SECRET is unset: wallet sessions are signed with a secret made up for this process, so they end " +
+          "when it stops and are not accepted by other replicas. Set SESSION_SECRET outside development.",
+      );
   }
 
   const contract = (name: (typeof CONTRACTS)[number]): ContractConfig => ({
