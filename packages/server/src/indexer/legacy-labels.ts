@@ -57,13 +57,13 @@ function verify(line: string): { node: string; label: string } | string {
 export class LegacyLabelsFileError extends Error {}
 
 /** Reads and verifies the file; an unreadable file is an error (the operator named it), bad entries are not. */
-export async function readLegacyLabels(path: string): Promise<LegacyLabels> {
+export async function readLegacyLabels(path: string, source = "LEGACY_LABELS_FILE"): Promise<LegacyLabels> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (err) {
     const why = err instanceof Error && "code" in err ? String(err.code) : "unreadable";
-    throw new LegacyLabelsFileError(`LEGACY_LABELS_FILE ${path} cannot be read (${why})`);
+    throw new LegacyLabelsFileError(`${source} ${path} cannot be read (${why})`);
   }
   return parseLegacyLabels(text);
 }

@@ -22,7 +22,7 @@ export async function legacyLabelsCommand(args: readonly string[]): Promise<void
   try {
     const file = at === -1 ? rt.config.chain.legacyLabelsFile : (args[at + 1] ?? null);
     if (file === null) throw new Error("no file: set LEGACY_LABELS_FILE or pass --file <path>");
-    const { labels, problems } = await readLegacyLabels(file);
+    const { labels, problems } = await readLegacyLabels(file, at === -1 ? "LEGACY_LABELS_FILE" : "--file");
     const db = rt.database.db;
     const waiting = await waitingLegacyAllocations(db);
     const waitingNodes = new Set(waiting.map((w) => w.node));
