@@ -21,29 +21,40 @@ type Submitted =
   | paths["/records/submit"]["post"]["responses"][200]["content"]["application/json"]
   | paths["/records/submit"]["post"]["responses"][202]["content"]["application/json"];
 
-/** Sets or removes a network address on a name (POST /records/prepare, sign, POST /records/submit). */
-export async function setChainAddress(
+type HolderPrepare = "/records/prepare" | "/subnames/prepare";
+
+/** A holder's change: prepare it, sign it, POST /records/submit (where both kinds of holder change go). */
+async function holderChange<P extends HolderPrepare>(
   api: NameregApi,
-  body: Body<"/records/prepare">,
+  path: P,
+  body: Body<P>,
   { signer, networkPassphrase }: SignWith,
 ): Promise<Submitted> {
-  const prepared = await unwrap(api.POST("/records/prepare", { body }));
+  // openapi-fetch types each path's body separately; the union of the two is what `body` is.
+  const prepared = await unwrap(api.POST(path as "/records/prepare", { body: body as never }));
   const signedXdr = await signer(prepared.xdr, { networkPassphrase });
   return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
+}
+
+/** Sets or removes a network address on a name (POST /records/prepare, sign, POST /records/submit). */
+export function setChainAddress(
+  api: NameregApi,
+  body: Body<"/records/prepare">,
+  sign: SignWith,
+): Promise<Submitted> {
+  return holderChange(api, "/records/prepare", body, sign);
 }
 
 /**
  * Creates or removes a subname as the parent's holder (POST /subnames/prepare, sign, POST /records/submit). Read
  * the child first (`GET /v1/subnames/{namespace}/{label}/{child}`) for the generations the body must carry.
  */
-export async function changeSubname(
+export function changeSubname(
   api: NameregApi,
   body: Body<"/subnames/prepare">,
-  { signer, networkPassphrase }: SignWith,
+  sign: SignWith,
 ): Promise<Submitted> {
-  const prepared = await unwrap(api.POST("/subnames/prepare", { body }));
-  const signedXdr = await signer(prepared.xdr, { networkPassphrase });
-  return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
+  return holderChange(api, "/subnames/prepare", body, sign);
 }
 
 /** A console session: the bearer token from POST /auth and the namespace it acts for. */

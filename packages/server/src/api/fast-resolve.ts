@@ -6,8 +6,8 @@
 // store directly, without the plugin's promise round; its 429 too, so a request is counted once), the CORS headers
 // of a public route, the expiry check, the resolution counter, the request metric and log lines — and writes the
 // same bytes. Anything else falls through to Fastify untouched: a miss, a name that is missing or expired, a store
-// error, HEAD/OPTIONS, a query string, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the two paths to the
-// same status, headers and body.
+// error, HEAD/OPTIONS, a query string, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the
+// two paths to the same status, headers and body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
@@ -94,9 +94,9 @@ export class FastResolve {
   #serve(req: IncomingMessage, res: ServerResponse, next: Handler): boolean {
     const url = req.url ?? "";
     if (req.method !== "GET" || !url.startsWith(PREFIX)) return false;
-    const start = performance.now();
     // A query string is Fastify's to judge: the route takes no parameters and refuses any.
     if (url.includes("?")) return false;
+    const start = performance.now();
     const path = url.slice(PREFIX.length);
     const slash = path.indexOf("/");
     const namespace = path.slice(0, slash);
