@@ -1,4 +1,4 @@
-// Every file or folder the docs name in backticks must exist: a page that sends a reader to a file that was
+// Every file or folder the docs name in backticks must exist, and nothing cites a file outside the repository: a page that sends a reader to a file that was
 // renamed or removed (say `indexer/project.ts`) is wrong, and nothing else would notice. Paths may be written
 // from the repository root (`packages/server/src/db/tables.ts`) or relative to a package or folder the text is
 // about (`api/plugins/errors.ts`, `writer-fence.ts`), so a path passes when some file or folder of the
@@ -105,5 +105,44 @@ describe("paths named in the docs", () => {
         .map((path) => `${doc}: ${path}`),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * Citations of files a person who clones the repository does not have: the service specification and the design
+ * and contract notes it was written from. Comments and docs cite `docs/api.md`, `docs/design.md` and
+ * `docs/contracts.md` instead. Spelt in pieces so this file does not cite them either.
+ */
+const OUTSIDE = new RegExp(
+  [
+    "CONTRACTS\\.md",
+    "DESIGN\\.md",
+    "\\.\\./shared/",
+    "name-registry-" + "service-api",
+    "spec('s)? \u00a7",
+  ].join("|"),
+);
+
+describe("citations", () => {
+  const tree = walk(ROOT);
+  const texts = tree.filter(
+    (path) => /^(packages|bench|docs)\//.test(path) || path === "README.md" || path === "CONTRIBUTING.md",
+  );
+
+  it("tells an outside citation from a docs one", () => {
+    expect(OUTSIDE.test("see spec \u00a74.6 rule 3")).toBe(true);
+    expect(OUTSIDE.test("(CONTRACTS" + ".md, Allocator)")).toBe(true);
+    expect(OUTSIDE.test('(docs/api.md "Claim fee")')).toBe(false);
+  });
+
+  it("no source file or doc cites a file outside the repository", () => {
+    const cited = texts
+      .filter((path) => /\.(ts|js|md|html|json)$/.test(path))
+      .flatMap((path) =>
+        readFileSync(join(ROOT, path), "utf8")
+          .split("\n")
+          .flatMap((line, i) => (OUTSIDE.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(cited).toEqual([]);
   });
 });
