@@ -1,4 +1,4 @@
-// Resolve benchmark (DESIGN performance budgets): loads N names into PostgreSQL, starts the API in its own
+// Resolve benchmark (docs/design.md "Performance budgets"): loads N names into PostgreSQL, starts the API in its own
 // process and measures GET /v1/resolve (wrk, else autocannon) over a random spread of those names (cache warmed first),
 // beside two baselines measured in the same run: a bare node:http server answering a fixed JSON body, and
 // resolving by simulateTransaction of the lookup contract against a demo devnet (sequential and 10 at a time).

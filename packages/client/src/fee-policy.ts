@@ -1,5 +1,5 @@
 // The allocator's claim-fee policy read straight from the chain, never from the service: the whole point of the
-// client-side check (spec 4.8 rule 2) is that a compromised or stale mirror cannot talk a wallet into paying.
+// client-side check (docs/claims.md, step 3) is that a compromised or stale mirror cannot talk a wallet into paying.
 import { AllocatorFns, type FeePolicy } from "@namereg/protocol";
 import { Account, Operation, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
 

@@ -10,7 +10,7 @@ const READ_SOURCE = "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7";
 export interface ResolveVerifiedOptions {
   readonly rpcUrl: string;
   readonly networkPassphrase: string;
-  /** The lookup contract's ID (CONTRACTS.md `lookup(name)`). */
+  /** The lookup contract's ID (docs/contracts.md "Lookup": `lookup(name)`). */
   readonly lookupId: string;
   /** Allow plain-http RPC URLs (a local devnet). */
   readonly allowHttp?: boolean;

@@ -1,4 +1,4 @@
-// Client-side verification of a prepared claim announcement (spec 4.8 rule 2): before a wallet signs the
+// Client-side verification of a prepared claim announcement (docs/claims.md, step 3): before a wallet signs the
 // transaction the service prepared, it re-reads the allocator's fee policy from its own RPC and checks that the
 // envelope does exactly what the claimant reviewed — one `announce` on the allocator the wallet trusts, the
 // claimant signing for itself, the reviewed label, basis and evidence, the on-chain fee in the native asset, and

@@ -48,7 +48,7 @@ describe("demo scenario", () => {
     expect(await ns("newco")).toBeNull();
   });
 
-  it("has the names of DESIGN.md in their states", async () => {
+  it("has the names of docs/design.md in their states", async () => {
     const registrar = devnet.demo?.namespaces.acme.registrar ?? "";
     const name = (label: string) => wallet.read(reader, registrar, RegistrarFns.name, { label });
     const now = BigInt(Math.floor(Date.now() / 1000));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CONTRACT_ERROR_CODES, contractErrorNumber, ERROR_STATUS, isErrorCode, statusOf } from "./errors.ts";
 
 describe("error catalogue", () => {
-  it("maps every code of spec §7 to its status", () => {
+  it("maps every code of the catalogue to its status", () => {
     const spec: Record<string, number> = {
       invalid_account: 400,
       bad_address: 400,
@@ -44,7 +44,7 @@ describe("error catalogue", () => {
     expect(Object.keys(ERROR_STATUS).length).toBeGreaterThanOrEqual(Object.keys(spec).length);
   });
 
-  it("maps contract error numbers to HTTP codes where CONTRACTS.md names one", () => {
+  it("maps contract error numbers to HTTP codes where docs/contracts.md names one", () => {
     expect(CONTRACT_ERROR_CODES[6]).toBe("subname_generation_mismatch");
     expect(CONTRACT_ERROR_CODES[9]).toBe("chain_disabled");
     expect(CONTRACT_ERROR_CODES[1]).toBeNull();

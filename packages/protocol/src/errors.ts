@@ -1,4 +1,4 @@
-// The error-code catalogue of spec §7: one table from code to HTTP status, used by the server's error mapper.
+// The error-code catalogue of the API (every code docs/api.md names): one table from code to HTTP status, used by the server's error mapper.
 // Codes the spec lists without a status (the three subname-creation errors) get the status a client expects:
 // 409 for a conflict with current chain state. `name_taken` on creation is likewise a conflict.
 
@@ -41,17 +41,17 @@ export const ERROR_STATUS = {
   internal_error: 500,
   node_lookup_failed: 502,
   chain_unavailable: 503,
-  // Not in the spec's catalogue (§7 leaves it open): the allocator has no fee policy, or one in a token other than
+  // Not in the spec's error list (it leaves this open): the allocator has no fee policy, or one in a token other than
   // the native asset, so no honest quote exists; documented in docs/api.md.
   claim_fee_unavailable: 503,
-  // Not in §7 either: the account that must pay (a claim fee) lacks the XLM; the native token's own error #10,
+  // Not in the spec's error list either: the account that must pay (a claim fee) lacks the XLM; the native token's own error #10,
   // which must not surface as the naming contracts' #10 (invalid_chain_address).
   insufficient_balance: 409,
-  // Not in §7: a console listing for a namespace that already has an open listing (docs/market.md).
+  // Not in the spec's error list: a console listing for a namespace that already has an open listing (docs/market.md).
   listing_exists: 409,
-  // Not in §7: the owner's billing view while billing is off (docs/billing.md).
+  // Not in the spec's error list: the owner's billing view while billing is off (docs/billing.md).
   billing_disabled: 409,
-  // Not in §7: a submit relay was handed a transaction of a kind this service does not prepare (docs/api.md).
+  // Not in the spec's error list: a submit relay was handed a transaction of a kind this service does not prepare (docs/api.md).
   transaction_not_allowed: 400,
 } as const satisfies Record<string, number>;
 
@@ -65,7 +65,7 @@ export function statusOf(code: ErrorCode): number {
   return ERROR_STATUS[code];
 }
 
-/** Contract error numbers of CONTRACTS.md. */
+/** Contract error numbers of docs/contracts.md "Errors". */
 export const CONTRACT_ERRORS = {
   NOT_AUTHORISED: 1,
   NAMESPACE_NOT_FOUND: 2,
@@ -85,7 +85,7 @@ export const CONTRACT_ERRORS = {
   LOCKED: 16,
 } as const;
 
-/** The HTTP code CONTRACTS.md names for a contract error, or null where it names none. */
+/** The HTTP code docs/contracts.md "Errors" names for a contract error, or null where it names none. */
 export const CONTRACT_ERROR_CODES: Readonly<Record<number, ErrorCode | null>> = Object.freeze({
   1: null,
   2: "namespace_not_found",

@@ -136,7 +136,7 @@ describe("event codecs", () => {
     expect(roundTripXdr(sample)).toEqual(sample);
   });
 
-  it("covers every event named in CONTRACTS.md and spec §6", () => {
+  it("covers every event named in docs/contracts.md", () => {
     expect([...EVENT_NAMES].sort()).toEqual(
       [
         "ns_v1",

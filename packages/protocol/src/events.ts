@@ -1,4 +1,4 @@
-// Every contract event of CONTRACTS.md and spec §6: topic layout and data layout, with encode (devnet) and
+// Every contract event of docs/contracts.md "Events": topic layout and data layout, with encode (devnet) and
 // decode (indexer). A topic list whose first symbol is not a naming event decodes to null (e.g. the native
 // token's `transfer`), so the indexer archives it without projecting; a known event with a wrong layout throws
 // EventDecodeError, which the indexer dead-letters.
@@ -86,7 +86,7 @@ export const NamespaceAllocated = struct("NamespaceAllocated", {
 });
 /**
  * The legacy allocation layout (topic `ns`, node only): registries from before the versioned events emitted no
- * label, so such a namespace is known by its hash until verified discovery data names it (spec §6.4.4).
+ * label, so such a namespace is known by its hash until verified discovery data names it (docs/contracts.md "Rules the indexer relies on").
  */
 export const LegacyNamespaceAllocated = struct("LegacyNamespaceAllocated", {
   owner: address,

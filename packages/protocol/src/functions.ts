@@ -1,4 +1,4 @@
-// Contract function signatures of CONTRACTS.md: argument and return layouts. The server encodes arguments and
+// Contract function signatures of docs/contracts.md: argument and return layouts. The server encodes arguments and
 // decodes returns with these; the devnet decodes arguments and encodes returns with the very same definitions.
 import type { xdr } from "@stellar/stellar-sdk";
 import {

@@ -1,4 +1,4 @@
-// Name hashing of CONTRACTS.md: labelhash = sha256(utf8(label)); node(namespace) = sha256(zero32 ‖ labelhash);
+// Name hashing of docs/contracts.md "Names and nodes": labelhash = sha256(utf8(label)); node(namespace) = sha256(zero32 ‖ labelhash);
 // each further level hashes the parent node with the child's labelhash. Nodes are shown as 64 lower-case hex.
 import { sha256 } from "@noble/hashes/sha2.js";
 import { isValidLabel, type ParsedName, parseName } from "./labels.ts";
@@ -73,5 +73,5 @@ export function namehash(full: string): string {
   return nodeOf(parsed);
 }
 
-/** Key of a namespace's claim-fee receipt: labelhash of the namespace label (spec §6.3), not its node. */
+/** Key of a namespace's claim-fee receipt: labelhash of the namespace label (docs/contracts.md "Rules the indexer relies on"), not its node. */
 export const claimFeeKey = (namespaceLabel: string): string => toHex(labelhash(namespaceLabel));

@@ -1,4 +1,4 @@
-// Label rules of CONTRACTS.md: 1–63 characters of a-z, 0-9 and '-', not starting or ending with '-'.
+// Label rules of docs/contracts.md "Names and nodes": 1–63 characters of a-z, 0-9 and '-', not starting or ending with '-'.
 // The chain stores lower-case labels only; lower-casing is a route's decision (normaliseLabel), never implicit.
 
 export const LABEL_MAX_LENGTH = 63;

@@ -179,7 +179,7 @@ export const label: Codec<string> = {
 
 /**
  * A namespace record's stored label: a valid label, or empty Bytes (null) for a record written by a legacy
- * allocation, which stored and emitted only the node (CONTRACTS.md, legacy layout; spec §6.4.4).
+ * allocation, which stored and emitted only the node (docs/contracts.md "Rules the indexer relies on").
  */
 export const storedLabel: Codec<string | null> = {
   describe: "Bytes(label or empty)",

@@ -1,4 +1,4 @@
-// The structs of CONTRACTS.md, each as one codec. These are the only place their ScVal layouts are written.
+// The structs of docs/contracts.md, each as one codec. These are the only place their ScVal layouts are written.
 import {
   address,
   bool,
@@ -31,7 +31,7 @@ export type SubnamePolicyValue = (typeof SUBNAME_POLICIES)[number];
 export type ClaimState = (typeof CLAIM_STATES)[number];
 export type FeeOutcome = (typeof FEE_OUTCOMES)[number];
 
-/** Refund share of the claim fee per receipt outcome (CONTRACTS.md, spec §2.10). */
+/** Refund share of the claim fee per receipt outcome (docs/contracts.md "Allocator"). */
 export const REFUND_BPS: Readonly<Record<FeeOutcome, number>> = Object.freeze({
   Held: 0,
   Awarded: 0,

@@ -4,7 +4,7 @@
 import { ERROR_STATUS, type ErrorCode } from "@namereg/protocol";
 
 /**
- * HTTP-level codes the spec's catalogue (§7) does not list but a JSON API still needs: answers about the request
+ * HTTP-level codes the API's catalogue (packages/protocol/src/errors.ts) does not list but a JSON API still needs: answers about the request
  * itself rather than about names.
  */
 export const HTTP_ERROR_STATUS = {

@@ -1,4 +1,4 @@
-// The allocator (CONTRACTS.md "Allocator"): the claim queue for new namespaces, objections, awards and the claim
+// The allocator (docs/contracts.md "Allocator"): the claim queue for new namespaces, objections, awards and the claim
 // fee. Every amount the allocator holds is in the one fee token, and every amount it owes (held fees, unpaid
 // credits, live bonds) is counted in one running liabilities total, so `sweep` can pay out exactly the surplus
 // without enumerating storage, which a Soroban contract cannot do.
@@ -305,7 +305,7 @@ export const allocatorContract: Contract = defineContract("allocator", Allocator
     };
     saveClaim(ctx, claim);
     const s = typed(ctx.storage);
-    // Overwrites a terminal receipt: a new epoch; the archive keeps the old one's events (spec §6.3).
+    // Overwrites a terminal receipt: a new epoch; the archive keeps the old one's events (docs/contracts.md "Rules the indexer relies on").
     s.set(K.receipt(label), Receipt, {
       claimant,
       amount: policy.amount,

@@ -41,7 +41,7 @@ function resolve(ctx: InvocationContext, full: string): Resolution | null {
     if (policy.policy === "suspended") return null;
     return { holder: name.holder, address: child.address, memo: null, expiresAt: name.expiresAt, node };
   }
-  // The resolver's payment instruction wins over the registrar's built-in address (CONTRACTS.md).
+  // The resolver's payment instruction wins over the registrar's built-in address (docs/contracts.md "Lookup").
   const payment = ns.resolver === null ? null : callFn(ctx, ns.resolver, ResolverFns.payment, { node });
   return {
     holder: name.holder,

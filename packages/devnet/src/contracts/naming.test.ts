@@ -243,7 +243,7 @@ describe("registrar names", () => {
   });
 });
 
-describe("subnames (spec §3.2)", () => {
+describe("subnames (docs/contracts.md, Registrar)", () => {
   let registrar: string;
   beforeEach(() => {
     registrar = allocateAcme().registrar;

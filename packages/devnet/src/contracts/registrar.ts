@@ -1,4 +1,4 @@
-// Registrar: the names and subnames of one namespace (CONTRACTS.md). Subname rules follow spec §3.2.
+// Registrar: the names and subnames of one namespace (docs/contracts.md "Registrar", subname rules included).
 import {
   address,
   Child,
@@ -217,7 +217,7 @@ const registrarHandlers: Parameters<typeof defineContract<typeof RegistrarFns>>[
   cancel(ctx, { label }) {
     const name = loadName(ctx, label);
     ctx.requireAuth(name.holder);
-    // Idempotent (spec §6.1): cancelling with no live proposal still records the holder's intent.
+    // Idempotent (docs/contracts.md "Registrar"): cancelling with no live proposal still records the holder's intent.
     typed(ctx.storage).remove(K.proposal(label));
     transferChanged(ctx, label, name, null);
     return null;
@@ -344,7 +344,7 @@ const registrarHandlers: Parameters<typeof defineContract<typeof RegistrarFns>>[
 export const registrarContract = defineContract("registrar", RegistrarFns, registrarHandlers);
 
 /**
- * A registrar built without the subname interface (CONTRACTS.md: a registrar "without subname support"): names
+ * A registrar built without the subname interface (docs/contracts.md "Errors": a registrar "without subname support"): names
  * work as in the full registrar; every subname function answers error #9, which the server reports as 409
  * subnames_unsupported. Deployed by tests and scenarios that need such a namespace (`attach_registrar`).
  */

@@ -1,4 +1,4 @@
-// Registry: namespaces, their owners and their routing to a registrar and a resolver (CONTRACTS.md).
+// Registry: namespaces, their owners and their routing to a registrar and a resolver (docs/contracts.md "Registry").
 import {
   address,
   CONTRACT_ERRORS as E,
@@ -26,7 +26,7 @@ const K = {
 };
 
 /**
- * While this storage flag is set, `allocate` behaves as an older registry (CONTRACTS.md, legacy layout): with
+ * While this storage flag is set, `allocate` behaves as an older registry (docs/contracts.md "Rules the indexer relies on"): with
  * `true`, one from before the versioned events (the legacy `ns(node)` layout without the label, a record without
  * it); with the symbol `both`, a transitional one that emits `ns(node)` immediately followed by its `ns_v1`
  * companion, its record still without the label. No contract function sets it; the devnet's legacy scenario writes it around an

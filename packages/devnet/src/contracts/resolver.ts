@@ -1,4 +1,4 @@
-// Resolver: records of one namespace's names (CONTRACTS.md). Every record is stored with the generation of the
+// Resolver: records of one namespace's names (docs/contracts.md "Resolver"). Every record is stored with the generation of the
 // name it was written for, so a reissued name starts clean: a stale record reads as absent, never as current.
 
 import type { Codec } from "@namereg/protocol";
@@ -120,7 +120,7 @@ export const resolverContract = defineContract("resolver", ResolverFns, {
     const c = asHolder(ctx, node);
     const payment = paymentRecord.read(ctx, K.payment(node), node);
     if (payment !== null) {
-      // Spec §6.1 rule 2: with a payment configured, an address write updates the complete payment
+      // docs/contracts.md "Rules the indexer relies on": with a payment configured, an address write updates the complete payment
       // (memo-free) and emits only pay_v1, never an addr_v1 companion.
       const updated = { address: addr, memo: null };
       paymentRecord.write(ctx, K.payment(node), c.generation, updated);
@@ -137,7 +137,7 @@ export const resolverContract = defineContract("resolver", ResolverFns, {
   set_text(ctx, { node, key: k, value }) {
     const c = asHolder(ctx, node);
     textRecord.write(ctx, K.text(node, k), c.generation, value);
-    // The value never travels in the event (spec §6.1 rule 1): readers re-read it.
+    // The value never travels in the event (docs/contracts.md "Rules the indexer relies on"): readers re-read it.
     emitEvent(ctx, encodeEvent({ type: "text_v1", node, generation: c.generation, data: k }));
     return null;
   },

@@ -3,7 +3,7 @@
 // getLedgerEntries can serve it as real ContractData entries and simulation can run on a throw-away overlay.
 import type { xdr } from "@stellar/stellar-sdk";
 
-/** A contract failure, surfaced on chain as `Error(Contract, #code)` (codes of CONTRACTS.md). */
+/** A contract failure, surfaced on chain as `Error(Contract, #code)` (codes of docs/contracts.md "Errors"). */
 export class ContractError extends Error {
   readonly code: number;
   constructor(code: number, message?: string) {

@@ -1,4 +1,4 @@
-// Wire encodings that differ per method (RPC-NOTES): times as strings or numbers, RFC 3339 close times.
+// Wire encodings that differ per method (as stellar-rpc sends them, not always as its OpenRPC document types them): times as strings or numbers, RFC 3339 close times.
 export function unixString(seconds: number): string {
   return String(seconds);
 }

@@ -1,4 +1,4 @@
-// The demo scenario of DESIGN.md, built on chain by real signed transactions through the RPC, as wallets would:
+// The demo scenario of docs/design.md, built on chain by real signed transactions through the RPC, as wallets would:
 // namespaces acme, plain and forsale; names alice, bob, old, gone and carol; subnames; records; a primary name;
 // network addresses; claims newco (announced), contested (objected) and winner (awarded); a 100 XLM fee policy.
 // History is laid down in the past (ledgers closed at earlier times) so that `old.acme` has really expired.
@@ -106,7 +106,7 @@ export async function runDemoScenario(
     recipient: k.treasury.publicKey(),
   });
 
-  // Namespaces reserved by the operator (no claim fee, spec §4.8 rule 4).
+  // Namespaces reserved by the operator (no claim fee: docs/api.md "Claim fee").
   for (const [label, owner] of [
     ["acme", k.acme],
     ["plain", k.plain],

@@ -1,4 +1,4 @@
-// A namespace allocated the legacy way (or, with `companion`, by a transitional registry emitting both layouts) (CONTRACTS.md, legacy layout; spec §6.4.4), for tests of hash-only
+// A namespace allocated the legacy way (or, with `companion`, by a transitional registry emitting both layouts) (docs/contracts.md "Rules the indexer relies on"), for tests of hash-only
 // history: the registry emits `ns(node)` without the label and keeps no label in its record, as registries did
 // before the versioned events. The admin reserves `label` for `owner` while the registry's legacy flag is set;
 // the owner then issues `holder` the name `name.label`, so the namespace has history an indexer can only name

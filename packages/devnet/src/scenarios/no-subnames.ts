@@ -1,4 +1,4 @@
-// A namespace whose registrar has no subname interface (CONTRACTS.md), for tests of subnames_unsupported: the
+// A namespace whose registrar has no subname interface (docs/contracts.md "Errors"), for tests of subnames_unsupported: the
 // devnet's admin reserves `label` for `owner`, a `registrar_basic` is deployed for it and the owner attaches it;
 // the owner then issues `holder` the name `name.label`.
 import { AllocatorFns, namespaceNode, RegistrarFns, RegistryFns } from "@namereg/protocol";

@@ -1,4 +1,4 @@
-// Which namespaces the directory may show (spec §1, §4.2). Only the directory is scoped by subscription; forward
+// Which namespaces the directory may show (docs/billing.md; docs/api.md "Directory"). Only the directory is scoped by subscription; forward
 // resolution, discovery and federation never are, so nothing else should call this.
 import { and, eq, exists, gt, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";

@@ -6,7 +6,7 @@ export function noStore(reply: FastifyReply): FastifyReply {
 }
 
 /**
- * Route option of the reads spec §1.5 names (subnames, network addresses, the claim fee): every answer carries
+ * Route option of the reads docs/api.md "Conventions" names (subnames, network addresses, the claim fee): every answer carries
  * `Cache-Control: no-store`, errors included — set before validation, so a 400 or a 503 is not kept by a cache
  * and replayed after the cause is gone.
  */

@@ -1,4 +1,4 @@
-// The chain head as the API reports it (spec §1 convention 4): observed live from the service RPC when it
+// The chain head as the API reports it (docs/api.md "Conventions", `ledger`): observed live from the service RPC when it
 // answers, else the indexer's last observation. Status, stats and ledger/head share this so they never disagree
 // on which head they mean.
 import type { FastifyBaseLogger } from "fastify";

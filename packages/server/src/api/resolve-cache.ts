@@ -1,4 +1,4 @@
-// The in-memory cache of /v1/resolve answers (DESIGN data flow 7): bounded (second-chance LRU) keyed by node, filled from the
+// The in-memory cache of /v1/resolve answers (docs/design.md "Data flow" 7): bounded (second-chance LRU) keyed by node, filled from the
 // mirror, emptied per node when the indexer publishes a change (NODE_CHANNEL) and entirely when the listening
 // connection comes back, since notifications sent while it was gone are lost. A found entry also lives at most
 // `positiveTtlMs`, a second line of defence should a notification be lost anyway. A name's own expiry is not the

@@ -1,4 +1,4 @@
-// The HTTP answer to a submission (spec §4.6 rule 4): the outcome chain/submit.ts reports, shaped as the API's
+// The HTTP answer to a submission (docs/api.md "Prepare and submit (not under /v1)"): the outcome chain/submit.ts reports, shaped as the API's
 // 200 / 202 / 409 bodies. Kept here so that chain/ knows nothing of HTTP.
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
@@ -19,7 +19,7 @@ export const SubmitFailedBody = z.object({
   txHash: z.string(),
   resultCode: z.string(),
   contractError: z.number().int().nullable(),
-  /** The spec's code for `contractError` when CONTRACTS.md names one (e.g. subname_generation_mismatch). */
+  /** The API's code for `contractError` when docs/contracts.md "Errors" names one (e.g. subname_generation_mismatch). */
   code: z.string().nullable(),
 });
 

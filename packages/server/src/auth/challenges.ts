@@ -1,4 +1,4 @@
-// SEP-10 challenges (spec §5; RPC-NOTES "SEP-10"): the server signs a challenge for an account, the wallet signs it
+// SEP-10 challenges (docs/sessions.md "Design"): the server signs a challenge for an account, the wallet signs it
 // back, and a verified challenge is consumed exactly once. Verification is the SDK's WebAuth (server signature,
 // client signature over the hash for this network's passphrase, time bounds, home and web-auth domain); on top of
 // it the challenge must be one this server issued and recorded (table `auth_challenges`), unused, and unexpired by

@@ -1,4 +1,4 @@
-// The guard of console routes (spec §5 rules 2–3, §4.6 rule 5, §4.7 rule 4). `authenticate` turns a Bearer token
+// The guard of console routes (docs/api.md "Wallet sessions and the owner console"; docs/sessions.md). `authenticate` turns a Bearer token
 // into a live session; `requireNamespaceOwner` then checks, in this order: a wallet session (400
 // wallet_session_required), the namespace named by header, body and session agreeing (409 namespace_changed), and
 // the session account being the namespace's current on-chain owner, read live (404 namespace_not_found, 409

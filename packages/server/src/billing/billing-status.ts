@@ -1,4 +1,4 @@
-// The `Billing watcher` status component (spec §2.6): `cursorAgeSeconds` since the last completed poll (empty
+// The `Billing watcher` status component (docs/api.md "GET /v1/status"): `cursorAgeSeconds` since the last completed poll (empty
 // polls count) and `quarantined`, the payments waiting for an operator. Unknown before the first poll; degraded
 // while anything is quarantined (money sits unapplied); lagging, then down, as the cursor ages — the rule both
 // account watchers share (watchers/watcher-state.ts).

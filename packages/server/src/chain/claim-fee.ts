@@ -1,4 +1,4 @@
-// The namespace claim fee read live from the allocator (spec 2.10, 4.8): the quote a claimant reviews, receipts
+// The namespace claim fee read live from the allocator (docs/api.md "Claim fee"): the quote a claimant reviews, receipts
 // and credits. A quote is only ever the chain's current policy in the native asset: an allocator without a policy,
 // or with a policy in another token, yields a typed refusal, never a made-up or defaulted amount.
 import { AllocatorFns, type FeeOutcome, type FeePolicy, REFUND_BPS, type Receipt } from "@namereg/protocol";

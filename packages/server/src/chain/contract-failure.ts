@@ -32,7 +32,7 @@ export const NATIVE_TOKEN_BALANCE = 10;
 /**
  * The spec code of a contract error judged by the contract that raised it: the native token's insufficient
  * balance is `insufficient_balance`, its other errors have none; the naming contracts' numbers map through
- * CONTRACTS.md's table. An origin of unknown contract (null) is read as a naming contract's.
+ * the table of docs/contracts.md "Errors". An origin of unknown contract (null) is read as a naming contract's.
  */
 export function specCodeOf(
   origin: { readonly contractId: string | null; readonly code: number },

@@ -1,5 +1,5 @@
-// Live contract reads for routes (spec DESIGN data flow 5): one place that turns a failed read into the spec's
-// answer. A contract error with a number CONTRACTS.md maps to an HTTP code becomes that code; any other contract
+// Live contract reads for routes (docs/design.md "Data flow" 5): one place that turns a failed read into the API's
+// answer. A contract error with a number docs/contracts.md "Errors" maps to an HTTP code becomes that code; any other contract
 // failure and an unreachable chain become the route's chosen failure code (e.g. 502 node_lookup_failed for
 // records, 503 chain_unavailable elsewhere). A failed read is never replaced by a substitute value.
 import {
@@ -15,7 +15,7 @@ import { ChainUnavailableError, ContractCallError, type ContractReads } from "./
 export interface LiveReadOptions {
   /** Code for an unreachable chain or a contract failure without a mapped code. */
   failure: Extract<ErrorCode, "node_lookup_failed" | "chain_unavailable">;
-  /** Route-specific meaning of a contract error number (checked before the CONTRACTS.md table). */
+  /** Route-specific meaning of a contract error number (checked before the table of docs/contracts.md "Errors"). */
   contractError?: (code: number | null) => ApiError | undefined;
 }
 

@@ -1,7 +1,7 @@
-// Prepared (unsigned) contract invocations for wallets (DESIGN data flow 6): the invocation is built with the
+// Prepared (unsigned) contract invocations for wallets (docs/design.md "Data flow" 6): the invocation is built with the
 // account that must authorise it as the transaction source, simulated, and assembled with the simulated
 // footprint, resources and fee. The service never signs: source-account authorisation is what lets the holder's
-// own signature over the envelope authorise the call (CONTRACTS.md "Authorisation").
+// own signature over the envelope authorise the call (docs/contracts.md "Contracts": authorisation).
 import {
   type ArgSpec,
   type ArgValues,
@@ -36,7 +36,7 @@ const VALIDITY_SECONDS = 900;
 /**
  * Builds, simulates and assembles `fn(args)` on `contractId` with `source` as the transaction source.
  * Throws ApiError: 400 invalid_account (source not a G key, or no such account on chain), a contract error's
- * CONTRACTS.md code (e.g. #6 → 409 subname_generation_mismatch), 400 invalid_request for a contract error
+ * docs/contracts.md "Errors" code (e.g. #6 → 409 subname_generation_mismatch), 400 invalid_request for a contract error
  * without one, 503 chain_unavailable when the chain cannot be asked.
  */
 export async function prepareInvocation<A extends ArgSpec, R>(
@@ -83,7 +83,7 @@ export async function prepareInvocation<A extends ArgSpec, R>(
 
 /**
  * A failed simulation judged by the contract where the error started. Error numbers are per contract: the
- * naming contracts' numbers map through CONTRACTS.md's table, but an error raised inside the native token (a
+ * naming contracts' numbers map through the table of docs/contracts.md "Errors", but an error raised inside the native token (a
  * fee or price transfer) has the token's own numbering: its #10 is an insufficient balance (409
  * insufficient_balance), not the naming contracts' invalid_chain_address.
  */
@@ -107,7 +107,7 @@ function simulationFailure(
   });
 }
 
-/** The mapped code of a contract error, or 400 invalid_request naming the number when CONTRACTS.md names none. */
+/** The mapped code of a contract error, or 400 invalid_request naming the number when docs/contracts.md "Errors" names none. */
 export function contractFailure(fnName: string, hostError: string): ApiError {
   const n = contractErrorNumber(hostError);
   const code = n === null ? null : (CONTRACT_ERROR_CODES[n] ?? null);

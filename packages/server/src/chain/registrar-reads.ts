@@ -8,7 +8,7 @@ import { type LiveReadOptions, liveRead } from "./live-reads.ts";
 const readOpts = { failure: "chain_unavailable" } as const;
 
 /**
- * Subname reads: a registrar built without the subname interface answers them with #9 (CONTRACTS.md), which is
+ * Subname reads: a registrar built without the subname interface answers them with #9 (docs/contracts.md "Errors"), which is
  * 409 subnames_unsupported here, not the #9 of the naming table (a network not enabled).
  */
 const subnameReadOpts: LiveReadOptions = {

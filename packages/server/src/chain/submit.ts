@@ -1,4 +1,4 @@
-// Submission of transactions a wallet signed (DESIGN data flow 6, spec §4.6 rule 4). Submitting is idempotent by
+// Submission of transactions a wallet signed (docs/design.md "Data flow" 6; docs/api.md "Prepare and submit (not under /v1)"). Submitting is idempotent by
 // transaction hash: the chain is asked about the hash before anything is sent, and a DUPLICATE answer means the
 // network already holds it, so resubmitting the same signed XDR never creates a second transaction. While a
 // transaction is not final within the polling budget the answer is "pending" with its original hash.

@@ -46,7 +46,7 @@ export interface Config {
     readonly networkPassphrase: string | null;
     readonly contracts: Readonly<Record<ContractName, ContractConfig>>;
     /**
-     * Absolute path of the discovery file naming hash-only legacy allocations (spec §6.4.4); every entry is
+     * Absolute path of the discovery file naming hash-only legacy allocations (docs/operations.md "The indexer"); every entry is
      * verified by hashing before use. Null: none.
      */
     readonly legacyLabelsFile: string | null;

@@ -1,4 +1,4 @@
-// Coverage: the indexer's own report of what the archive holds (spec §2.11, §6.4 rules 3 and 5). It is never
+// Coverage: the indexer's own report of what the archive holds (docs/api.md "GET /v1/coverage"). It is never
 // complete over a gap, and never complete when progress or the head observation is older than 120 s: an
 // indexer that stopped, or a head that stopped advancing, must not keep claiming a complete mirror.
 import { asc, count, isNull } from "drizzle-orm";

@@ -1,6 +1,6 @@
 // Domain tables: the event archive and the indexer's bookkeeping, then one projection per contract concern.
 // Chain time (`at`, `*_at` from ledger close times) and ingestion time (`ingested_at`) are separate columns;
-// a chain time that is not known stays null and is never filled with ingestion time (spec §6.4 rule 2).
+// a chain time that is not known stays null and is never filled with ingestion time (docs/contracts.md "Which contracts are followed").
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -92,7 +92,7 @@ export const deadLetters = pgTable("dead_letters", {
   resolution: text("resolution"),
 });
 
-/** One row: what the indexer last observed and processed (spec §4.3, §6.4 rule 5). */
+/** One row: what the indexer last observed and processed (docs/api.md "GET /v1/status", docs/api.md "GET /v1/coverage"). */
 export const indexerState = pgTable("indexer_state", {
   id: integer("id").primaryKey().default(1),
   headLedger: integer("head_ledger"),

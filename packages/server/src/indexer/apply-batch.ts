@@ -158,7 +158,7 @@ export async function applyBatch(
 }
 
 /**
- * Legacy events whose versioned companion immediately follows them in the same invocation (spec §6.1 rule 3:
+ * Legacy events whose versioned companion immediately follows them in the same invocation (docs/contracts.md "Rules the indexer relies on":
  * archive both, apply the change once): the companion carries the full data, so the legacy one is archive-only.
  */
 function supersededByCompanion(batch: readonly IncomingEvent[]): Set<IncomingEvent> {

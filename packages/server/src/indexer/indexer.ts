@@ -1,4 +1,4 @@
-// The indexer loop (DESIGN.md data flow 1–4). Contracts are followed in streams of at most 25 (one getEvents
+// The indexer loop (docs/design.md "Data flow" 1–4). Contracts are followed in streams of at most 25 (one getEvents
 // request covers 5 filters × 5 ids); a contract discovered mid-stream gets its own catch-up stream from its
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
 import type { Namespace } from "@namereg/protocol";

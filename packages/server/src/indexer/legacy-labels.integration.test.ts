@@ -1,4 +1,4 @@
-// Hash-only legacy allocations (spec §6.4.4) on both databases: a namespace the devnet allocates the legacy way
+// Hash-only legacy allocations (docs/operations.md "The indexer") on both databases: a namespace the devnet allocates the legacy way
 // (`ns(node)`, no label in the event or the registry's record) waits as a dead letter; a discovery file entry that
 // does not hash to its node is reported and not used; a verified one makes the indexer project the allocation at
 // its next start, and the namespace's names follow. `namereg legacy-labels check` reports the same on PostgreSQL.

@@ -1,4 +1,4 @@
-// Discovery data for hash-only legacy allocations (spec §6.4.4): an operator-supplied file of labels for
+// Discovery data for hash-only legacy allocations (docs/operations.md "The indexer"): an operator-supplied file of labels for
 // namespaces whose legacy `ns` event carries only the node. Nothing in it is trusted: a label is used only for
 // the node it hashes to, and an entry that claims a node its label does not hash to is reported, never used.
 import { readFile } from "node:fs/promises";

@@ -1,5 +1,6 @@
-// Spec §6.2: allocation and routing changes are followed by a re-read of the namespace's metadata. Shared by the
-// indexer loop and `namereg backfill`, which applies older events through the same path.
+// Allocation and routing changes are followed by a re-read of the namespace's metadata (docs/contracts.md "Which
+// contracts are followed"). Shared by the indexer loop and `namereg backfill`, which applies older events through the
+// same path.
 import { type Namespace, RegistryFns } from "@namereg/protocol";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
 import { contractsCreatedBy } from "../chain/created-contracts.ts";

@@ -1,4 +1,4 @@
-// The `Escrow watcher` status component (spec §2.6, §4.3 rule 3): `cursorAgeSeconds` since the last completed
+// The `Escrow watcher` status component (docs/api.md "GET /v1/status"): `cursorAgeSeconds` since the last completed
 // poll (empty polls count), `parkedPayouts` waiting for the operator. Unknown before the first poll; degraded
 // while anything is parked; lagging, then down, as the cursor ages.
 import { count, eq } from "drizzle-orm";

@@ -20,5 +20,5 @@ export function newHashMemo(): string {
   return randomBytes(32).toString("hex");
 }
 
-/** Deposit intents live 24 hours (spec §8). */
+/** Deposit intents live 24 hours (docs/market.md "Buyer flow"). */
 export const INTENT_LIFETIME_MS = 24 * 3_600_000;

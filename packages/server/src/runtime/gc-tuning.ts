@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
  * those dead-but-old objects point to: a third of all young allocation survives instead of ~1.5%, scavenges pause
  * 20–40 ms instead of 1–3 ms, RSS sits near 550 MiB instead of 370 and resolve runs at half speed, for the
  * process's whole life (a full collection does not undo it). With pretenuring off, 0 of 24 processes did
- * (bench/README.md). Set it before the process does anything else (the CLI does, before its command runs), so no
+ * (bench/HISTORY.md). Set it before the process does anything else (the CLI does, before its command runs), so no
  * pretenuring decision is taken first: `dev` serves its in-process devnet's RPC over HTTP before the API starts.
  */
 export function tuneGcForServing(): void {

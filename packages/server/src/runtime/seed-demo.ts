@@ -1,4 +1,4 @@
-// Off-chain demo state (DESIGN "Demo scenario"): namespace display names and logos, set the way a real owner sets
+// Off-chain demo state (docs/design.md "Demo scenario"): namespace display names and logos, set the way a real owner sets
 // them, over HTTP: SEP-10 sign-in with the owner's wallet key, then PUT /console/namespace-profile. `namereg dev`
 // calls this once the API is up, so the demo also proves the sign-in and console path end to end.
 import { crc32, deflateSync } from "node:zlib";

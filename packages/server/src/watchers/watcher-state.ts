@@ -1,4 +1,4 @@
-// How an account-payment watcher (billing, escrow) reports in /v1/status (spec §2.6): it polls every few seconds,
+// How an account-payment watcher (billing, escrow) reports in /v1/status (docs/api.md "GET /v1/status"): it polls every few seconds,
 // so a minute without a completed poll is late and two minutes is dead (the indexer's staleness limit), and money
 // waiting for an operator (quarantined or parked) degrades it — unless it is down, which says more.
 

@@ -1,4 +1,4 @@
-// Cross-origin access (spec §1 and §5.6): public data, and the routes a wallet's web app calls itself — SEP-10
+// Cross-origin access (docs/api.md "Conventions"; docs/api.md "Prepare and submit (not under /v1)"): public data, and the routes a wallet's web app calls itself — SEP-10
 // sign-in (/auth) and the holder's prepare/submit (/records, /subnames). Those are authorised by signatures and
 // bearer tokens, never by cookies, so any origin may call them (no credentials mode). The owner console gets no
 // CORS headers: browsers keep other sites' pages from calling it with an owner's session.

@@ -1,4 +1,4 @@
-// The global per-IP limit of spec §8, counted in Redis when several replicas share it, else in this process.
+// The global per-IP limit (docs/operations.md "Topologies"), counted in Redis when several replicas share it, else in this process.
 // Headers follow the IETF RateLimit draft (RateLimit-Limit/-Remaining/-Reset) plus Retry-After on a 429.
 import rateLimit from "@fastify/rate-limit";
 import LocalStore from "@fastify/rate-limit/store/LocalStore.js";

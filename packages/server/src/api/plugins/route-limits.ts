@@ -1,4 +1,4 @@
-// Per-route limits on top of the global one (spec §8): the routes that cost the service or the chain most — SEP-10
+// Per-route limits on top of the global one (docs/operations.md "Topologies"): the routes that cost the service or the chain most — SEP-10
 // challenges and tokens, every prepare (a simulation on the RPC), every submit (a send), and the marketplace
 // intent — each group counted apart per client address, in the same store as the global limit (Redis when
 // configured, so replicas share it). A request to these routes counts against both limits.

@@ -1,5 +1,5 @@
 // Allocator events: claims with their objections, the claim fee's receipts per label and per epoch, fee and
-// bond credits, the fee policy and sweeps (CONTRACTS.md, Allocator; spec §6.3). Chain time comes from the
+// bond credits, the fee policy and sweeps (docs/contracts.md "Allocator" and "Events"). Chain time comes from the
 // archive row and stays null when unknown.
 import type { EventsOf } from "@namereg/protocol";
 import type { ArchiveRow } from "../decode.ts";

@@ -19,11 +19,11 @@ export interface ProjectionContext {
   ws: WorkingSet;
   /** Contracts the indexer tracks, by id (the working set's new ones included). */
   contract(contractId: string): TrackedRow | undefined;
-  /** Namespace metadata re-read from the registry for ns_v1/routing events (spec §6.2), by node. */
+  /** Namespace metadata re-read from the registry for ns_v1/routing events (docs/contracts.md "Which contracts are followed"), by node. */
   reread(node: string): Namespace | null | undefined;
   /** Namespace label of a node, from the working set or the indexer's cache. */
   labelOf(node: string): string | null;
-  /** The label verified discovery data gives a node (LEGACY_LABELS_FILE; spec §6.4.4), if any. */
+  /** The label verified discovery data gives a node (LEGACY_LABELS_FILE; docs/operations.md "The indexer"), if any. */
   discoveredLabel(node: string): string | undefined;
   streamFor(contractId: string): number;
 }

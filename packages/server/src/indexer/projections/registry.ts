@@ -93,7 +93,7 @@ function projectRegistry(ctx: ProjectionContext, event: RegistryEvent, row: Arch
 export const HASH_ONLY_ALLOCATION = "hash-only legacy allocation";
 
 /**
- * A legacy `ns` event carries no label (spec §6.4.4). The registry's record may still hold it; otherwise only
+ * A legacy `ns` event carries no label (docs/contracts.md "Rules the indexer relies on"). The registry's record may still hold it; otherwise only
  * verified discovery data names the namespace. Either source must hash to the event's node. Without one the
  * event is dead-lettered, and the indexer replays it once LEGACY_LABELS_FILE names the node.
  */

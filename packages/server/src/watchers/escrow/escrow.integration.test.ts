@@ -1,4 +1,4 @@
-// Spec §3.4, one test per row, through the public routes and real signed transactions on the devnet; every
+// docs/market.md "Buyer flow", one test per rule, through the public routes and real signed transactions on the devnet; every
 // money outcome is checked as balances on chain, not only as rows. The escrow watcher runs in-process here; the
 // crash test (escrow-crash.integration.test.ts) kills it as a process.
 import { namespaceNode } from "@namereg/protocol";
@@ -18,7 +18,7 @@ import { marketListings, marketPayments } from "../../db/tables.ts";
 const PRICE = "100";
 const BOND = xlm("10"); // max(10% of 100, 10 XLM)
 
-describe("the marketplace deposit intent (spec 3.4) on the devnet", () => {
+describe("the marketplace deposit intent (docs/market.md) on the devnet", () => {
   let h: MarketHarness;
   beforeAll(async () => {
     h = await startMarketHarness("pglite");

@@ -1,4 +1,4 @@
-// The rules of spec §3.4, applied to what the escrow has received. Each verdict is one database transaction that
+// The rules of docs/market.md "Buyer flow", applied to what the escrow has received. Each verdict is one database transaction that
 // moves the payment (and listing) to its next state and records the obligations it creates, guarded by the state
 // it expects, so a replay after a crash finds nothing left to do. Verdicts that depend on registry state wait
 // until the indexer has processed the ledgers they depend on (registry-view.ts).

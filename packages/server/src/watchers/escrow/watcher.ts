@@ -1,5 +1,5 @@
 // The escrow watcher: one pass reads the escrow's new payments (account-payments.ts, durable cursor), takes the
-// verdicts of spec §3.4 (verdicts.ts) and sends what is owed (payouts.ts). Every step is idempotent and
+// verdicts of docs/market.md "Buyer flow" (verdicts.ts) and sends what is owed (payouts.ts). Every step is idempotent and
 // commits its progress before the next, so a process killed at any instruction resumes without paying twice.
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";

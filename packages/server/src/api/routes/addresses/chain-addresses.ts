@@ -1,6 +1,6 @@
-// Network-specific addresses (spec §2.9, §4.7): the namespace's network allowlist and one name's address on one
+// Network-specific addresses (docs/api.md "Subnames, network addresses and holder transactions"): the namespace's network allowlist and one name's address on one
 // network, read live from the resolver with Cache-Control: no-store. A failed read is an error (503
-// chain_unavailable), never a substitute from another network, the base chain or profile text (§4.7 rule 2);
+// chain_unavailable), never a substitute from another network, the base chain or profile text;
 // `address: null` only ever means "no current record on this enabled network".
 import { ResolverFns } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -40,7 +40,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     },
   );
 
-  // `:name` is `label` or `child.label` (spec §4.7): one path segment either way.
+  // `:name` is `label` or `child.label` (docs/api.md "Subnames, network addresses and holder transactions"): one path segment either way.
   app.get(
     "/v1/chain-address/:namespace/:name/:network",
     {

@@ -6,13 +6,13 @@ import { liveRead } from "../../../chain/live-reads.ts";
 import { ApiError } from "../../errors.ts";
 import type { NamespaceRoute } from "../subnames/queries.ts";
 
-/** The resolver of a namespace that enabled records; 409 no_resolver otherwise (spec §4.1 rule 3). */
+/** The resolver of a namespace that enabled records; 409 no_resolver otherwise (docs/api.md "Subnames, network addresses and holder transactions"). */
 export function resolverOf(ns: NamespaceRoute): string {
   if (ns.resolver === null) throw new ApiError("no_resolver", { namespace: ns.label });
   return ns.resolver;
 }
 
-/** The live allowlist; a resolver without the network-address interface answers #9 (CONTRACTS.md Resolver). */
+/** The live allowlist; a resolver without the network-address interface answers #9 (docs/contracts.md "Errors"). */
 export function readChainPolicy(chainClient: ChainClient | undefined, resolver: string): Promise<string[]> {
   return liveRead(
     chainClient,

@@ -1,5 +1,5 @@
 // prepare → sign → submit against the demo devnet, acting as a wallet with nothing but the Stellar SDK: the
-// prepared XDR is checked (contract, function, arguments, source, network) before it is signed (spec §4.6 rule 3).
+// prepared XDR is checked (contract, function, arguments, source, network) before it is signed (docs/api.md "Prepare and submit (not under /v1)").
 import { demoKeypair, type NamingDevnet, STANDALONE_PASSPHRASE, Wallet } from "@namereg/devnet";
 import {
   type ArgSpec,

@@ -1,4 +1,4 @@
-// Holder transactions (spec §4.6 rule 4, §4.7 rule 3): POST /records/prepare builds an unsigned network-address
+// Holder transactions (docs/api.md "Prepare and submit (not under /v1)"): POST /records/prepare builds an unsigned network-address
 // change with the current holder as source; POST /records/submit sends what the wallet signed — only the kinds
 // of call this service prepares (chain/submit-policy.ts) — and answers 200, 202 pending with the original hash,
 // or 409 failed. Preparing saves nothing. Open to wallet web apps from any origin (api/plugins/cors.ts).
@@ -74,7 +74,7 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
       const resolver = resolverOf(ns);
       const control = liveControl(chainClient, ns, parsed);
       control.catch(() => {});
-      // Removal stays possible while the network is disabled (CONTRACTS.md set_chain_address).
+      // Removal stays possible while the network is disabled (docs/contracts.md "Resolver": set_chain_address).
       if (address !== null) {
         const networks = await readChainPolicy(chainClient, resolver);
         if (!networks.includes(network)) throw new ApiError("chain_disabled", { network });

@@ -1,4 +1,4 @@
-// GET /v1/events and GET /v1/coverage (spec §2.11, §4.9, §6.4): the raw event archive, paged in chain order,
+// GET /v1/events and GET /v1/coverage (docs/api.md "GET /v1/events", docs/api.md "GET /v1/coverage"): the raw event archive, paged in chain order,
 // and the indexer's own report of how much of the chain it holds.
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -36,7 +36,7 @@ const ArchivedEvent = z.object({
   contractId: z.string(),
   txHash: z.string(),
   ledger: Ledger,
-  /** Chain time of the ledger; null when unknown, never the ingestion time (spec §6.4 rule 2). */
+  /** Chain time of the ledger; null when unknown, never the ingestion time (docs/contracts.md "Which contracts are followed"). */
   at: Timestamp.nullable(),
   ingestedAt: Timestamp,
   type: z.string().nullable(),
@@ -120,7 +120,7 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
   );
 };
 
-/** The id a cursor continues after; a cursor is valid only with the filters it was issued for (spec §4.9). */
+/** The id a cursor continues after; a cursor is valid only with the filters it was issued for (docs/api.md "GET /v1/events"). */
 function afterOf(cursor: string, filters: EventFilters): string {
   const decoded = decodeCursor(cursor);
   if (decoded === null) {

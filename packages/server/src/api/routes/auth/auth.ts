@@ -1,4 +1,4 @@
-// SEP-10 wallet sign-in (spec §5; RPC-NOTES "SEP-10"): GET /auth issues a challenge for an account, POST /auth
+// SEP-10 wallet sign-in (docs/api.md "Wallet sessions and the owner console"; docs/sessions.md): GET /auth issues a challenge for an account, POST /auth
 // redeems it signed by that account for a session token, POST /auth/logout revokes the session. These routes get
 // no CORS headers (api/plugins/cors.ts): only the console's own origin signs in.
 import { isAccountId } from "@namereg/protocol";

@@ -1,4 +1,4 @@
-// The claim queue of GET /v1/allocations (spec 2.7, 4.3 rule 4), drawn from the allocator's mirror: the most
+// The claim queue of GET /v1/allocations (docs/api.md "GET /v1/allocations"), drawn from the allocator's mirror: the most
 // recent 200 claims, grouped into pending (announced window, no live objection), objected (at least one live
 // objection) and awarded. Withdrawn, rejected and expired claims are hidden, and so are claims whose fee
 // receipt is `Stuck` (the operator took them out of the queue; the contract keeps their state). The countdown
@@ -8,7 +8,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { claimObjections, claims, primaryNames } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 
-/** Spec §8: the queue is drawn from the most recent 200 claims. */
+/** docs/api.md "GET /v1/allocations": the queue is drawn from the most recent 200 claims. */
 export const QUEUE_SOURCE = 200;
 
 export interface QueueEntry {
@@ -73,7 +73,7 @@ export async function readAllocationQueue(db: Db, nowSeconds: number): Promise<A
     const entry: QueueEntry = {
       id: c.id.toString(),
       namespace: c.label,
-      // Chosen: the claimant's primary name when it has one, else its account (spec 2.7 says only "name").
+      // Chosen: the claimant's primary name when it has one, else its account (the specification says only "name").
       claimant: nameOf.get(c.claimant) ?? c.claimant,
       claimantAccount: c.claimant,
       state,

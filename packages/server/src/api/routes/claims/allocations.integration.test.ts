@@ -1,5 +1,5 @@
 // GET /v1/allocations on the indexed demo (newco announced, contested objected, winner awarded), on PGlite and
-// PostgreSQL: every field of spec 2.7, grouping, the countdown computed at response time, and the hiding rules
+// PostgreSQL: every field of docs/api.md "GET /v1/allocations", grouping, the countdown computed at response time, and the hiding rules
 // as the chain moves on (an objection dismissed, a claim withdrawn, a claim marked stuck).
 import { demoKeypair, settlingWallet, type Wallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";

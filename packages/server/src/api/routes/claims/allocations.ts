@@ -1,4 +1,4 @@
-// GET /v1/allocations (spec 4.3): the claim queue from the allocator's mirror. `ledger` is the ledger the mirror
+// GET /v1/allocations (docs/api.md "GET /v1/allocations"): the claim queue from the allocator's mirror. `ledger` is the ledger the mirror
 // has processed (what the queue reflects); the countdown fields are computed at response time by the same clock
 // that judges name expiry (the later of wall clock and chain time).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";

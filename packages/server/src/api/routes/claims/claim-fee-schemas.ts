@@ -1,4 +1,4 @@
-// Response shapes of the claim-fee routes (spec 2.10), shared by the public routes and the console's announce.
+// Response shapes of the claim-fee routes (docs/api.md "Claim fee"), shared by the public routes and the console's announce.
 import { FEE_OUTCOMES } from "@namereg/protocol";
 import { z } from "zod";
 

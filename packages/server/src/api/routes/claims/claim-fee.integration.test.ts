@@ -127,7 +127,7 @@ describe("claim fee on the demo devnet", () => {
       outcome: "Held",
       refundAmount: "0",
     });
-    // acme and forsale were reserved by the operator: exempt, no receipt (spec 4.8 rule 4).
+    // acme and forsale were reserved by the operator: exempt, no receipt (docs/api.md "Claim fee").
     for (const label of ["acme", "forsale", "never-claimed"]) {
       const { status, body } = await get(`/v1/claim-fee/${label}`);
       expect(status).toBe(200);

@@ -1,4 +1,4 @@
-// The namespace claim fee (spec 2.10, 4.8): the quote, a label's receipt and an account's credit, all read live
+// The namespace claim fee (docs/api.md "Claim fee"): the quote, a label's receipt and an account's credit, all read live
 // from the allocator with Cache-Control: no-store, and the unsigned credit-recovery transaction. Credit recovery
 // always pays the payee whoever signs (4.8 rule 3): the prepared call is claim_fee_credit(payee) with the funded
 // `source` only paying the network fee.

@@ -1,4 +1,4 @@
-// A paid namespace claim, prepared for the claimant's wallet (spec 4.8 rule 1): the session's wallet is the
+// A paid namespace claim, prepared for the claimant's wallet (docs/api.md "Claim fee"): the session's wallet is the
 // claimant, and the claimant must send back the quote it reviewed (`expectedFee`). Missing → 400
 // claim_fee_quote_required; any field differing from the chain's current policy → 409 claim_fee_changed with the
 // current quote, so the wallet re-reviews instead of paying a fee nobody showed its user. The transaction

@@ -1,4 +1,4 @@
-// The owner console (spec §4.6 rule 5, §4.7 rule 4, §5): routes that need a wallet session. They get no CORS
+// The owner console (docs/api.md "Wallet sessions and the owner console"; docs/sessions.md): routes that need a wallet session. They get no CORS
 // headers (api/plugins/cors.ts), and every request is authenticated in onRequest, before its body is read or
 // validated, so nobody without a session learns anything from these routes' input checks. The app registers the
 // console's route plugins inside one scope that this guard is installed on first.

@@ -1,4 +1,4 @@
-// Namespace logos: owner uploads served to every client as data URLs (spec §2.4 roster `logo`). Only raster
+// Namespace logos: owner uploads served to every client as data URLs (docs/api.md "Directory": the roster's `logo`). Only raster
 // formats browsers render inertly are accepted, PNG, JPEG and WebP, judged by the decoded bytes rather than the
 // declared type: an SVG can carry script, and a declared type that disagrees with the bytes invites a browser to
 // sniff. A mismatch (PNG bytes declared as JPEG) is refused rather than relabelled, so what the owner sent is

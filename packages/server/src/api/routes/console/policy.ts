@@ -1,6 +1,6 @@
-// Namespace policy changes, prepared for the owner's wallet and submitted once signed (spec §4.6 rule 5, §4.7
+// Namespace policy changes, prepared for the owner's wallet and submitted once signed (docs/api.md "Wallet sessions and the owner console"
 // rule 4): the subname policy on the namespace's registrar and the network allowlist on its resolver. The service
-// only prepares and relays; the owner's own signature authorises the call (§5 rule 4).
+// only prepares and relays; the owner's own signature authorises the call (docs/sessions.md).
 import { isChainNetwork, RegistrarFns, ResolverFns, subnamePolicyFromHttp } from "@namereg/protocol";
 import {
   Address,

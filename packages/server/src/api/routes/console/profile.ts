@@ -1,5 +1,5 @@
 // PUT /console/namespace-profile: the owner's display name and logo for a namespace, stored off chain in
-// `namespace_profiles` and served by the public roster and showcase routes (spec §2.4). Same owner checks as the
+// `namespace_profiles` and served by the public roster and showcase routes (docs/api.md "Discovery: namespaces, lookup, showcase", docs/api.md "Directory"). Same owner checks as the
 // policy routes; the profile is not on chain, so the session's owner check is the only authority over it.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// GET /v1/directory/reverse/{address} and GET /v1/directory/namespaces (spec §2.4, §4.2): the cross-tenant
+// GET /v1/directory/reverse/{address} and GET /v1/directory/namespaces (docs/api.md "Directory"): the cross-tenant
 // directory, the one read scoped by billing (api/billing-scope.ts). Entries are hints from the mirror, not proof.
 import { isAccountId } from "@namereg/protocol";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";

@@ -1,5 +1,5 @@
-// GET /v1/namespaces, /v1/namespaces/{namespace}, /v1/lookup and /v1/showcase (spec §4.5): public discovery over
-// the mirror. None of them is scoped by billing; only the directory is (spec §1).
+// GET /v1/namespaces, /v1/namespaces/{namespace}, /v1/lookup and /v1/showcase (docs/api.md "Discovery: namespaces, lookup, showcase"): public discovery over
+// the mirror. None of them is scoped by billing; only the directory is (docs/billing.md).
 import { desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";

@@ -5,7 +5,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { LabelSegment } from "../path-params.ts";
 
-/** The chain's symbols, as HTTP shows them (spec §2.5: `creation-disabled`, not `creation_disabled`). */
+/** The chain's symbols, as HTTP shows them (docs/api.md "Subnames, network addresses and holder transactions": `creation-disabled`, not `creation_disabled`). */
 export const SUBNAME_POLICY_HTTP = {
   enabled: "enabled",
   creation_disabled: "creation-disabled",

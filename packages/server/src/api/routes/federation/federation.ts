@@ -1,5 +1,5 @@
 // SEP-2 federation beside /v1 (GET /federation) and the SEP-1 stellar.toml that points wallets at it, so existing
-// Stellar wallets can pay `alice*acme`. Answers are never cached (RPC-NOTES: "responses are not cached") and are
+// Stellar wallets can pay `alice*acme`. Answers are never cached (docs/api.md "SEP-2 federation and stellar.toml") and are
 // open to any origin (plugins/cors.ts lists both paths).
 import { isAccountId, normaliseLabel } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";

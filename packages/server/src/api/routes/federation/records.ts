@@ -1,7 +1,7 @@
 // What SEP-2 federation answers from the mirror: the pay-to account (and memo) of `label*namespace`, and the
 // primary name of an account. It follows the lookup contract's rule: the resolver's payment instruction wins over
 // the name's built-in address, and a name resolves only while issued and unexpired. Never scoped by billing:
-// forward resolution is not gated by subscriptions (spec §1).
+// forward resolution is not gated by subscriptions (docs/billing.md).
 import { nameNode, parseName } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
 import { names, namespaces, primaryNames, resolverRecords } from "../../../db/tables.ts";

@@ -1,4 +1,4 @@
-// GET /v1/market/history/{node} (spec §2.8, §4.4): escrow-settled sales, newest first, at most 50, wash-flagged
+// GET /v1/market/history/{node} (docs/api.md "Marketplace"): escrow-settled sales, newest first, at most 50, wash-flagged
 // sales left out (docs/market.md). Every sale here was settled by the escrow, hence the badge `escrow`.
 import { stroopsToXlm } from "@namereg/protocol";
 import { and, desc, eq } from "drizzle-orm";

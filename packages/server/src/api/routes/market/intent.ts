@@ -1,4 +1,4 @@
-// POST /v1/market/listings/{id}/intent (spec §2.8, §3.4, §4.4): a buyer's deposit intent, no session needed.
+// POST /v1/market/listings/{id}/intent (docs/api.md "Marketplace"; docs/market.md "Buyer flow"): a buyer's deposit intent, no session needed.
 // The same unexpired (listing, buyer) gets the same intent back; an expired one is rotated to a fresh memo (the
 // old row is kept, superseded, so a late payment on it is still recognised and refunded). Two mints racing for
 // one (listing, buyer) meet the partial unique index: the loser answers 409 intent_conflict (retry).

@@ -1,4 +1,4 @@
-// GET /v1/market/listings (spec §2.8, §4.4): active listings, newest first, at most 100.
+// GET /v1/market/listings (docs/api.md "Marketplace"): active listings, newest first, at most 100.
 import { stroopsToXlm } from "@namereg/protocol";
 import { desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";

@@ -1,4 +1,4 @@
-// Spec §4.4: with the marketplace off, every marketplace route answers 409 market_disabled, before any input check.
+// docs/api.md "Marketplace": with the marketplace off, every marketplace route answers 409 market_disabled, before any input check.
 import type { FastifyInstance } from "fastify";
 import type { Config } from "../../../config/index.ts";
 import type { Database } from "../../../db/types.ts";

@@ -18,7 +18,7 @@ export interface NameRef {
 // A name's node costs three SHA-256; the hot path sees the same few namespaces over and over, so their nodes
 // are remembered (bounded: namespace labels in requests are not trusted to be few). The protocol's pure-JS
 // hashing took 11 µs a name, a tenth of a cached resolve's whole budget; node:crypto's one-shot hash computes
-// the same CONTRACTS.md formula, node = sha256(node(namespace) ‖ sha256(label)), in under 2 µs.
+// the same formula (docs/contracts.md "Names and nodes"), node = sha256(node(namespace) ‖ sha256(label)), in under 2 µs.
 const namespaceNodes = new Map<string, Buffer>();
 const MAX_NAMESPACE_NODES = 1_000;
 
@@ -50,7 +50,7 @@ export function nodeOf({ namespace, label }: { namespace: string; label: string 
   return hash("sha256", Buffer.concat([parent, labelhash]), "hex");
 }
 
-/** A G… account or C… contract: both can hold names (CONTRACTS.md `Address`). */
+/** A G… account or C… contract: both can hold names (docs/contracts.md "Types and encoding": `Address`). */
 export function holderAddress(raw: string): string {
   if (!isStellarAddress(raw)) {
     throw new ApiError("bad_address", {

@@ -1,7 +1,7 @@
-// GET /v1/records (spec §2.3, §4.1 rule 3): the resolver record set read live from the contracts. The mirror only
+// GET /v1/records (docs/api.md "GET /v1/records/{namespace}/{label}"): the resolver record set read live from the contracts. The mirror only
 // says where to read (the namespace's resolver and registrar) and which text keys exist; every value comes from
 // the chain. `address` is the pay-to address: the current payment instruction exactly as the Lookup contract gives
-// it to payers — the resolver's payment if set, else the registrar's built-in address for the name (CONTRACTS.md
+// it to payers — the resolver's payment if set, else the registrar's built-in address for the name (docs/contracts.md "Lookup"
 // Lookup). The pay-to address and text values are essential (a failed read is 502 node_lookup_failed); the two
 // verification flags are not, and read null when their read fails.
 import { LookupFns, PrimaryFns, RegistrarFns, ResolverFns } from "@namereg/protocol";

@@ -196,7 +196,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         const notIssued = (name: string) => ({ statusCode: 404, body: { error: "name_not_issued", name } });
         expect(await get("/v1/names/acme/nobody")).toEqual(notIssued("nobody.acme"));
         expect(await get("/v1/names/acme/gone")).toEqual(notIssued("gone.acme"));
-        // §3.5: a timed name past its expiry is 404 name_expired here too; its history still answers.
+        // docs/api.md "Resolution, records, reverse, names by holder, history": a timed name past its expiry is 404 name_expired here too; its history still answers.
         expect(await get("/v1/names/acme/old")).toEqual({
           statusCode: 404,
           body: { error: "name_expired", name: "old.acme" },

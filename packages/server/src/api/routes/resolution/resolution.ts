@@ -1,4 +1,4 @@
-// Resolution routes (spec §2.1–2.4, §4.1): resolve (the hot path, answered from an in-memory cache of the
+// Resolution routes (docs/api.md "Resolution, records, reverse, names by holder, history"): resolve (the hot path, answered from an in-memory cache of the
 // mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
 import { nameNode, parseName } from "@namereg/protocol";
 import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
@@ -134,7 +134,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
       const row = nameRows[0];
       // A reclaimed name is not issued (any more).
       if (row === undefined || !row.active) throw new ApiError("name_not_issued", { name: ref.name });
-      // Spec §3.5: a timed name past its expiry yields 404 name_expired on every name route; its history
+      // docs/api.md "Resolution, records, reverse, names by holder, history": a timed name past its expiry yields 404 name_expired on every name route; its history
       // (/v1/names/{namespace}/{label}/history) still answers.
       if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
       const stored = Number(statRows[0]?.resolutions ?? 0n);

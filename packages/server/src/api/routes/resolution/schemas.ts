@@ -1,4 +1,4 @@
-// Wire shapes of the resolution routes (spec §2.1–2.4), and the conversions their values share.
+// Wire shapes of the resolution routes (docs/api.md "Resolution, records, reverse, names by holder, history"), and the conversions their values share.
 import { z } from "zod";
 import { SEGMENT_RULE } from "../path-params.ts";
 
@@ -6,8 +6,8 @@ const Timestamp = z.iso.datetime();
 const Ledger = z.number().int().nonnegative();
 
 /**
- * `ownership` and `storage` (spec §2.1; only their example values are specified). `ownership` says what the chain
- * guarantees, never inferring permanence from a missing expiry (§6.4.2): `permanent` — no expiry and the namespace
+ * `ownership` and `storage` (docs/api.md "GET /v1/resolve/{namespace}/{label}"; only their example values are specified). `ownership` says what the chain
+ * guarantees, never inferring permanence from a missing expiry (docs/api.md "Resolution, records, reverse, names by holder, history"): `permanent` — no expiry and the namespace
  * is locked, so neither a reclaim nor a registrar replacement can take the name back; `revocable` — no expiry, but
  * the namespace owner can still reclaim it; `expiring` — a timed name. Every answer comes from live (current)
  * chain state: `live`.

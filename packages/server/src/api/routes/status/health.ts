@@ -5,7 +5,7 @@ import type { RouteDeps } from "../../route-deps.ts";
 
 const HealthResponse = z.object({ ok: z.literal(true), service: z.string() });
 
-/** Liveness only (spec §4.3): answers while the process serves HTTP, without touching the database or chain. */
+/** Liveness only (docs/api.md "GET /v1/status"): answers while the process serves HTTP, without touching the database or chain. */
 export const healthRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config">> = async (app, { config }) => {
   const { serviceName } = config;
   app.get("/health", { schema: { response: { 200: HealthResponse } } }, async (_request, reply) => {

@@ -1,5 +1,5 @@
-// GET /v1/ledger/head and GET /v1/stats (spec §4.5): the observed chain head, alone or with the mirror's totals.
-// Both prefer the live RPC head and fall back to the indexer's last observation (spec §1 convention 4).
+// GET /v1/ledger/head and GET /v1/stats (docs/api.md "GET /v1/ledger/head", "GET /v1/stats"): the observed chain head, alone or with the mirror's totals.
+// Both prefer the live RPC head and fall back to the indexer's last observation (docs/api.md "Conventions", `ledger`).
 import { count, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";

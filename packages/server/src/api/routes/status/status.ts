@@ -1,4 +1,4 @@
-// GET /v1/status (spec §2.6, §4.3 rules 1–2). Reporting a failing database or RPC is this route's job, so their
+// GET /v1/status (docs/api.md "GET /v1/status"). Reporting a failing database or RPC is this route's job, so their
 // failures become component states, never a 500.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -16,7 +16,7 @@ export const RPC_COMPONENT = "the service RPC" as const;
 export const MAX_CAUGHT_UP_LAG = 10;
 /**
  * A few ledger closes: an indexer whose own view of the head is older has a lag that means nothing. Coverage
- * keeps its own 120 s rule (spec §6.4.5); the component reports trouble much sooner.
+ * keeps its own 120 s rule (docs/api.md "GET /v1/coverage"); the component reports trouble much sooner.
  */
 export const HEAD_STALE_AFTER_SECONDS = 30;
 /** Several passes of the indexer's 1 s poll: one failed RPC read is noise, failing reads for this long are not. */
@@ -79,7 +79,7 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         indexerComponent(snapshot, live, now()),
       ],
     };
-    // Spec §2.6 order: Billing watcher, then Escrow watcher, each only when enabled.
+    // docs/api.md "GET /v1/status" order: Billing watcher, then Escrow watcher, each only when enabled.
     if (billing !== null) status.components.push(billing);
     if (escrow !== null) status.components.push(escrow);
     return status;

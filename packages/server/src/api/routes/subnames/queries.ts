@@ -1,5 +1,5 @@
 // Which registrar and resolver serve a namespace: from the mirror, since routing changes are indexed events
-// (spec §6.2).
+// (docs/contracts.md "Which contracts are followed").
 import { eq } from "drizzle-orm";
 import { namespaces } from "../../../db/tables.ts";
 import type { Database } from "../../../db/types.ts";

@@ -1,4 +1,4 @@
-// The HTTP shapes of the subname routes (spec §4.6), shared with the network-address and holder routes.
+// The HTTP shapes of the subname routes (docs/api.md "Subnames, network addresses and holder transactions"), shared with the network-address and holder routes.
 import { z } from "zod";
 import { LabelSegment } from "../path-params.ts";
 

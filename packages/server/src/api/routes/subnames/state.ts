@@ -39,7 +39,7 @@ export function parentContext(parentName: string, parent: Name, now: bigint): Pa
 }
 
 /**
- * A stored child as HTTP shows it (spec §2.5). validBinding: stored parent generation equals the parent's current
+ * A stored child as HTTP shows it (docs/api.md "Subnames, network addresses and holder transactions"). validBinding: stored parent generation equals the parent's current
  * one. active: the contracts' own definition (exists, parent live by chain time, binding holds, policy not
  * suspended). controller: the parent holder while the binding holds; null for a stale child, whose record
  * belongs to an earlier issuance of the parent.
@@ -78,7 +78,7 @@ export interface Controlled {
 
 /**
  * A live name or subname and its controller; 404 name_not_found when unknown, reclaimed, removed, stale or
- * suspended, 404 name_expired for a timed name past its expiry (spec §4.1 rule 1). These stay distinct from a
+ * suspended, 404 name_expired for a timed name past its expiry (docs/api.md "Subnames, network addresses and holder transactions"). These stay distinct from a
  * read that succeeded with nothing in it.
  */
 export async function liveControl(

@@ -1,4 +1,4 @@
-// A namespace whose registrar was built without the subname interface (spec §7 subnames_unsupported): every
+// A namespace whose registrar was built without the subname interface (docs/api.md "Subnames, network addresses and holder transactions": subnames_unsupported): every
 // subname route answers 409 subnames_unsupported, on both databases, while its names resolve as usual.
 import { demoKeypair, type NamingDevnet, namespaceWithoutSubnames } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

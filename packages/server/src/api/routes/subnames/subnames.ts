@@ -1,4 +1,4 @@
-// Subnames (spec §2.5, §3.1, §3.2, §4.6): the namespace policy, one child and the child list, read live from
+// Subnames (docs/api.md "Subnames, network addresses and holder transactions"): the namespace policy, one child and the child list, read live from
 // the registrar with Cache-Control: no-store, and POST /subnames/prepare, which builds an unsigned create or remove
 // transaction with the parent holder as source. Submission is POST /records/submit (holder-tx.ts).
 import {
@@ -172,7 +172,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
           ...childRecord(stored, parent, policy, now),
         })),
         offset,
-        // A short page is the last; a full one may be followed by an empty read (spec §4.6 rule 1).
+        // A short page is the last; a full one may be followed by an empty read (docs/api.md "Subnames, network addresses and holder transactions").
         nextOffset: children.length < limit ? null : offset + children.length,
         source: "chain" as const,
       };
@@ -208,7 +208,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         throw new ApiError("contract_holder_requires_adapter", { name: parentName, holder: parent.holder });
       }
 
-      // The generations the holder reviewed must still be the chain's (spec §3.2), checked before building so
+      // The generations the holder reviewed must still be the chain's (docs/contracts.md "Registrar"), checked before building so
       // the answer names the current values to re-read; simulation checks them again against the same state.
       const parentGeneration = BigInt(body.parentGeneration);
       const generation = body.generation === null ? null : BigInt(body.generation);
@@ -254,7 +254,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
   );
 };
 
-/** The receiving destination: a G or C address for create (spec §4.6 rule 3), absent for remove. */
+/** The receiving destination: a G or C address for create (docs/api.md "Subnames, network addresses and holder transactions"), absent for remove. */
 function destinationOf(action: "create" | "remove", address: string | undefined): string | null {
   if (action === "remove") {
     if (address !== undefined)
