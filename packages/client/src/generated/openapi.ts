@@ -6302,7 +6302,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6310,7 +6310,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;

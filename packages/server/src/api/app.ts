@@ -7,6 +7,7 @@ import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { installNoStore, NO_STORE_HEADERS } from "./cache.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import {
   FastPathSlot,
@@ -141,6 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.removeContentTypeParser("text/plain");
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First of all hooks, so every answer (errors, 429s and 404s included) carries the caching policy.
+  installNoStore(app);
 
   try {
     let redis = deps.redis ?? null;
@@ -221,7 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         resolution: routeDeps.resolution,
         limit: (app as unknown as { createRateLimit(): GlobalLimitCheck }).createRateLimit(),
         localLimit,
-        corsHeaders: PUBLIC_GET_HEADERS,
+        corsHeaders: { ...PUBLIC_GET_HEADERS, ...NO_STORE_HEADERS },
         trustProxy: proxyTrust,
         logger: app.log,
         metrics,

@@ -77,6 +77,7 @@ describe("the fast resolve path", () => {
       expect(JSON.parse(hit.body)).toMatchObject({ name: "alice.acme", ownership: "permanent" });
       expect(hit.headers).toMatchObject({
         "access-control-allow-origin": "*",
+        "cache-control": "no-store",
         "content-type": "application/json; charset=utf-8",
         "ratelimit-limit": "600",
       });

@@ -49,7 +49,7 @@ export interface FastResolveDeps {
   readonly limit: GlobalLimitCheck;
   /** The global limit's in-process store (null when Redis counts it): a request is counted there without a promise. */
   readonly localLimit: LocalLimit | null;
-  /** The headers @fastify/cors gives a GET of a public route (cors.ts), in the order it sets them. */
+  /** The fixed headers of a public GET: those @fastify/cors gives (cors.ts), in its order, and the cache policy (cache.ts). */
   readonly corsHeaders: Readonly<Record<string, string>>;
   /** The `trustProxy` option the app gave Fastify. */
   readonly trustProxy: ProxyTrust;

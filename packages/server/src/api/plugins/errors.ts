@@ -2,6 +2,7 @@
 // logged here and never sent: no SQL, stack, driver or RPC text leaves the process.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isDatabaseUnavailable } from "../../db/unavailable.ts";
+import { noStore } from "../cache.ts";
 import { ApiError, type ApiErrorCode, type ErrorBody, INTERNAL_ERROR_BODY } from "../errors.ts";
 
 /** Seconds a client should wait before retrying after 503 database_unavailable. */
@@ -87,14 +88,16 @@ export function clientErrorHandler(
   const body = JSON.stringify(new ApiError(answer.code, { detail: answer.detail }).body());
   socket.end(
     `HTTP/1.1 ${answer.status} ${answer.reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      // Written below Fastify, so the app-wide caching policy (api/cache.ts) is repeated here.
+      `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
 /** Fastify's own failures outside routing (a malformed URL, an over-long parameter) in the same format. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toErrorResponse(error, request);
-  void reply.code(status).send(body);
+  // Raised while routing, before any hook: the caching policy's hook (api/cache.ts) has not run.
+  void noStore(reply).code(status).send(body);
 }
 
 export function toErrorResponse(

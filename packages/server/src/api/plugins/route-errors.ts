@@ -163,6 +163,7 @@ export const ROUTE_ERRORS: Readonly<Record<string, Codes>> = {
     "not_found",
     "listing_not_active",
     "intent_conflict",
+    "chain_unavailable",
   ],
   "GET /v1/market/history/:node": [...MARKET, "invalid_node", "invalid_request"],
 };

@@ -2,16 +2,23 @@
 // The same unexpired (listing, buyer) gets the same intent back; an expired one is rotated to a fresh memo (the
 // old row is kept, superseded, so a late payment on it is still recognised and refunded). Two mints racing for
 // one (listing, buyer) meet the partial unique index: the loser answers 409 intent_conflict (retry).
+//
+// Before minting, the listing must be open in the mirror (open-listings.ts) and its seller must still own the
+// namespace on chain, read live: the mirror and the escrow watcher trail the chain by seconds, and an intent
+// minted in that window names a seller who has already sold, so the buyer's payment would bounce while the
+// namespace still moves (docs/market.md, "Listing lifecycle").
 import { randomUUID } from "node:crypto";
-import { isAccountId, stroopsToXlm } from "@namereg/protocol";
-import { and, eq, isNull } from "drizzle-orm";
+import { isAccountId, RegistryFns, stroopsToXlm } from "@namereg/protocol";
+import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { liveRead } from "../../../chain/live-reads.ts";
 import { marketIntents, marketListings } from "../../../db/tables.ts";
 import { INTENT_LIFETIME_MS, newHashMemo } from "../../../market/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
+import { openListing } from "./open-listings.ts";
 
 const IntentResponse = z.object({
   intent: z.object({ id: z.string(), expiresAt: z.iso.datetime() }),
@@ -36,7 +43,11 @@ function isUniqueViolation(err: unknown): boolean {
   return false;
 }
 
-export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db, market, now }) => {
+export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
+  app,
+  { db, market, now, chainClient, registryId },
+) => {
+  const open = openListing(registryId);
   // INTENT_RATE_LIMIT_PER_MINUTE applies on top of the global limit (api/plugins/route-limits.ts).
   app.post(
     "/v1/market/listings/:id/intent",
@@ -55,14 +66,10 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (ap
       const [listing] = await db.db
         .select()
         .from(marketListings)
-        .where(
-          and(
-            eq(marketListings.id, request.params.id),
-            eq(marketListings.state, "active"),
-            isNull(marketListings.cancelRequestedAt),
-          ),
-        );
+        .where(and(eq(marketListings.id, request.params.id), open));
       if (listing === undefined) throw new ApiError("listing_not_active", { id: request.params.id });
+      if ((await currentOwner(listing.node)) !== listing.seller)
+        throw new ApiError("listing_not_active", { id: listing.id });
       const intent = await currentIntent(listing.id, account);
       const escrow = market?.escrowAccount ?? "";
       const amountXlm = stroopsToXlm(listing.price);
@@ -88,6 +95,20 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (ap
       };
     },
   );
+
+  /** The namespace's owner on chain now (null: no such namespace); 503 chain_unavailable when it cannot be read. */
+  async function currentOwner(node: string): Promise<string | null> {
+    if (registryId === null) throw new ApiError("chain_unavailable");
+    const record = await liveRead(
+      chainClient,
+      registryId,
+      RegistryFns.namespace,
+      { node },
+      // A view that returns an Option fails only when the chain cannot tell: never guess an owner.
+      { failure: "chain_unavailable", contractError: () => new ApiError("chain_unavailable") },
+    );
+    return record?.owner ?? null;
+  }
 
   async function currentIntent(listingId: string, buyer: string): Promise<Intent> {
     const at = now();

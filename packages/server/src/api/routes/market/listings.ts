@@ -1,10 +1,13 @@
-// GET /v1/market/listings (docs/api.md "Marketplace"): active listings, newest first, at most 100.
+// GET /v1/market/listings (docs/api.md "Marketplace"): listings open to buyers, newest first, at most 100. Open is judged
+// in the query from the indexer's mirror (open-listings.ts), so a sold listing leaves the list the moment its
+// transfer is indexed, before the escrow watcher closes the row.
 import { stroopsToXlm } from "@namereg/protocol";
-import { desc, eq } from "drizzle-orm";
+import { desc } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { marketListings } from "../../../db/tables.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
+import { openListing } from "./open-listings.ts";
 
 export const MAX_LISTINGS = 100;
 
@@ -19,12 +22,18 @@ export const Listing = z.object({
 
 const ListingsResponse = z.object({ escrow: z.string(), listings: z.array(Listing) });
 
-export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db, market }) => {
+export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
+  app,
+  { db, market, registryId },
+) => {
+  const open = openListing(registryId);
   app.get("/v1/market/listings", { schema: { response: { 200: ListingsResponse } } }, async () => {
-    const rows = await db.replica
+    // The writer, not a replica: buyers pay from this list, and a lagging replica would still show a sale that
+    // the indexer has already written.
+    const rows = await db.db
       .select()
       .from(marketListings)
-      .where(eq(marketListings.state, "active"))
+      .where(open)
       .orderBy(desc(marketListings.listedAt), desc(marketListings.id))
       .limit(MAX_LISTINGS);
     return {
