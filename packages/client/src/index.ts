@@ -10,7 +10,7 @@ export {
   splitName,
   unwrap,
 } from "./api.ts";
-export { readFeePolicy } from "./fee-policy.ts";
+export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 export type { components, paths } from "./generated/openapi.ts";
 export { type ResolveVerifiedOptions, resolveVerified, type VerifiedResolution } from "./resolve-verified.ts";
 export {
@@ -23,6 +23,7 @@ export {
 } from "./transactions.ts";
 export {
   type AnnounceRejection,
+  type Evidence,
   type RefusedAnnounce,
   type VerifiedAnnounce,
   type VerifyAnnounceOptions,
