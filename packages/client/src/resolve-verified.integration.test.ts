@@ -2,7 +2,7 @@
 // lookup contract agree on alice.acme, so it resolves; an API answer naming another account is refused with a
 // typed `resolution_mismatch`, and an unknown name is the API's typed 404.
 
-import { type App, buildApp } from "@namereg/server";
+import { type App, buildApp, ChainClient } from "@namereg/server";
 import { indexDemo, testConfig } from "@namereg/server/testing";
 
 type IndexedDemoChain = Awaited<ReturnType<typeof indexDemo>>;
@@ -38,7 +38,13 @@ describe("resolveVerified on the demo devnet", () => {
   let options: { rpcUrl: string; networkPassphrase: string; lookupId: string };
   beforeAll(async () => {
     demo = await indexDemo("pglite");
-    app = await buildApp({ config: testConfig(), db: demo.database, redis: null });
+    // Subname reads are live reads of the registrar: the app needs the chain too.
+    app = await buildApp({
+      config: testConfig(),
+      db: demo.database,
+      redis: null,
+      chainClient: new ChainClient(demo.devnet.rpcUrl, demo.devnet.networkPassphrase),
+    });
     options = {
       rpcUrl: demo.devnet.rpcUrl,
       networkPassphrase: demo.devnet.networkPassphrase,
@@ -57,6 +63,38 @@ describe("resolveVerified on the demo devnet", () => {
     expect(verified.name).toBe("alice.acme");
     expect(verified.chain.address).toBe(verified.account);
     expect(verified.account).toMatch(/^[GC][A-Z2-7]{55}$/);
+  });
+
+  it("resolves the subname pay.alice.acme to the child's address when the chain's lookup agrees", async () => {
+    const api = createApi({ baseUrl: "http://namereg.test", fetch: fetchOf(app) });
+    const verified = await resolveVerified(api, "pay.alice.acme", options);
+    expect(verified).toMatchObject({ name: "pay.alice.acme", parent: "alice.acme" });
+    expect(verified.account).toMatch(/^[GC][A-Z2-7]{55}$/);
+    expect(verified.chain).toEqual({ address: verified.account, memo: null });
+    // The removed old.alice.acme resolves nowhere, through the API as on chain.
+    await expect(resolveVerified(api, "old.alice.acme", options)).rejects.toMatchObject({
+      status: 404,
+      code: "name_not_found",
+    });
+  });
+
+  it("refuses a subname whose API answer names another account than the chain", async () => {
+    const real = fetchOf(app);
+    const attacker = Keypair.random().publicKey();
+    const lying: typeof fetch = async (input, init) => {
+      const response = await real(input, init);
+      const body = (await response.json()) as { record: Record<string, unknown> };
+      return new Response(JSON.stringify({ ...body, record: { ...body.record, address: attacker } }), {
+        status: response.status,
+        headers: { "content-type": "application/json" },
+      });
+    };
+    const api = createApi({ baseUrl: "http://namereg.test", fetch: lying });
+    await expect(resolveVerified(api, "pay.alice.acme", options)).rejects.toMatchObject({
+      status: 409,
+      code: "resolution_mismatch",
+      body: { api: attacker, name: "pay.alice.acme" },
+    });
   });
 
   it("refuses when the API's answer names another account than the chain", async () => {
