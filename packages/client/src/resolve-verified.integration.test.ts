@@ -7,8 +7,6 @@ import { indexDemo, testConfig } from "@namereg/server/testing";
 
 type IndexedDemoChain = Awaited<ReturnType<typeof indexDemo>>;
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, NameregError } from "./api.ts";
@@ -113,41 +111,6 @@ describe("resolveVerified on the demo devnet", () => {
     const error = await resolveVerified(api, "alice.acme", options).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NameregError);
     expect(error).toMatchObject({ status: 409, code: "resolution_mismatch", body: { api: attacker } });
-  });
-
-  it("runs the README's resolve and resolveVerified examples", async () => {
-    const address = await app.listen({ host: "127.0.0.1", port: 0 });
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
-    const [resolveExample, verifiedExample] = blocks;
-    const source = [
-      resolveExample,
-      verifiedExample
-        ?.replace("import { createApi, resolveVerified }", "import { resolveVerified }")
-        .replace("const api =", "const api2 ="),
-    ]
-      .join("\n")
-      .replaceAll('"@namereg/client"', JSON.stringify(new URL("./index.ts", import.meta.url).pathname))
-      .replaceAll('"http://localhost:8080"', JSON.stringify(address))
-      .replace(/rpcUrl: "[^"]*"/, `rpcUrl: ${JSON.stringify(options.rpcUrl)}`)
-      .replace(
-        /networkPassphrase: "[^"]*"/,
-        `networkPassphrase: ${JSON.stringify(options.networkPassphrase)}`,
-      )
-      .replace(/lookupId: "[^"]*"/, `lookupId: ${JSON.stringify(options.lookupId)}`)
-      .replace("await resolveVerified(api,", "await resolveVerified(api2,");
-    const file = fileURLToPath(new URL(`./readme-example.${process.pid}.tmp.ts`, import.meta.url));
-    writeFileSync(file, `${source}\nexport { alice, payTo };\n`);
-    try {
-      const example = (await import(/* @vite-ignore */ file)) as {
-        alice: { account: string };
-        payTo: { account: string; chain: { address: string } };
-      };
-      expect(example.alice.account).toMatch(/^[GC][A-Z2-7]{55}$/);
-      expect(example.payTo.chain.address).toBe(example.alice.account);
-    } finally {
-      rmSync(file, { force: true });
-    }
   });
 
   it("passes the API's typed 404 through for an unknown name", async () => {
