@@ -26,10 +26,14 @@ await writeFile(
 );
 await build({ ...browserBuild, outdir: dist });
 
-// The declarations must stand alone: a consumer has no @namereg/protocol.
+// The declarations must stand alone: a consumer has no @namereg/protocol. tsc keeps the sources' `./x.ts`
+// specifiers in declarations (rewriteRelativeImportExtensions covers emitted JavaScript only), which older
+// TypeScript versions refuse without allowImportingTsExtensions: `./x.js` resolves to `./x.d.ts` everywhere.
 for (const file of await readdir(`${dist}/types`, { recursive: true })) {
   if (!file.endsWith(".d.ts")) continue;
-  const text = await readFile(`${dist}/types/${file}`, "utf8");
+  const path = `${dist}/types/${file}`;
+  const text = await readFile(path, "utf8");
   if (text.includes("@namereg/"))
     throw new Error(`dist/types/${file} refers to an unpublished @namereg package`);
+  await writeFile(path, text.replace(/(from "|import\(")(\.\.?\/[^"]+)\.ts"/g, '$1$2.js"'));
 }
