@@ -26,6 +26,7 @@ export {
   type VerifiedResolution,
 } from "./resolve-verified.ts";
 export {
+  type AskedCall,
   type ConsoleSession,
   changeSubname,
   consoleChange,

@@ -131,6 +131,21 @@ describe("prepare, sign, submit", () => {
     expect(calls.map((c) => c.path)).toEqual(["/records/prepare"]);
   });
 
+  it("refuses a body it cannot encode the call of before asking the service", async () => {
+    const { api, calls } = fakeApi({});
+    const signer = async (xdrText: string) => xdrText;
+    const body = {
+      name: "wallet.alice.acme",
+      action: "remove" as const,
+      parentGeneration: "one",
+      generation: "2",
+    };
+    await expect(
+      changeSubname(api, body, { signer, networkPassphrase: PASSPHRASE, account: HOLDER }),
+    ).rejects.toMatchObject({ status: 400, code: "invalid_request" });
+    expect(calls).toEqual([]);
+  });
+
   it("sends the console session and never signs a refused prepare", async () => {
     const { api, calls } = fakeApi({
       "/console/subname-policy/prepare": {

@@ -36,7 +36,7 @@ export interface SignWith {
 }
 
 /** The one contract call a request body asks for, as verifyPrepared checks it. */
-interface AskedCall {
+export interface AskedCall {
   readonly function: string;
   readonly args: readonly xdr.ScVal[];
 }
@@ -73,6 +73,24 @@ function invalidName(name: string, expected: string): never {
 export function holderCall(path: "/records/prepare", body: Body<"/records/prepare">): AskedCall;
 export function holderCall(path: "/subnames/prepare", body: Body<"/subnames/prepare">): AskedCall;
 export function holderCall(path: HolderPrepare, body: Body<HolderPrepare>): AskedCall {
+  return asInvalidRequest(() => encodeHolderCall(path, body));
+}
+
+/**
+ * A body the call cannot be encoded from (a generation that is not a decimal, a create without an address) is the
+ * caller's mistake: refused before anything is asked, as the API would refuse it.
+ */
+function asInvalidRequest(encode: () => AskedCall): AskedCall {
+  try {
+    return encode();
+  } catch (cause) {
+    if (cause instanceof NameregError) throw cause;
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    throw Object.assign(new NameregError(400, { error: "invalid_request", detail }), { cause });
+  }
+}
+
+function encodeHolderCall(path: HolderPrepare, body: Body<HolderPrepare>): AskedCall {
   if (path === "/records/prepare") {
     const { name, chainAddress } = body as Body<"/records/prepare">;
     const parsed = parseName(name.toLowerCase());
@@ -196,6 +214,10 @@ export async function consoleChange<P extends ConsolePrepare>(
 
 /** The contract call of a console change, encoded from the body the caller sent. */
 function consoleCall<P extends ConsolePrepare>(path: P, body: Body<P>): AskedCall {
+  return asInvalidRequest(() => encodeConsoleCall(path, body));
+}
+
+function encodeConsoleCall<P extends ConsolePrepare>(path: P, body: Body<P>): AskedCall {
   if (path === "/console/subname-policy/prepare") {
     const { policy } = body as Body<"/console/subname-policy/prepare">;
     if (!(SUBNAME_POLICIES as readonly string[]).includes(policy)) {
