@@ -3,6 +3,7 @@
 // host, so the SDK's Federation.Server.resolve (which fetches https://acme/.well-known/stellar.toml) cannot find
 // the server: the wallet must be told the service's URL. `alice.acme*names.example` is standard SEP-2 and goes
 // through the home domain's stellar.toml. Either way the answer can be checked against the lookup contract.
+import { normaliseLabel } from "@namereg/protocol";
 import { Federation, Memo } from "@stellar/stellar-sdk";
 import { NameregError } from "./api.ts";
 import { type ChainResolution, confirmOnChain, type ResolveVerifiedOptions } from "./resolve-verified.ts";
@@ -31,8 +32,6 @@ export interface FederationPayment {
   readonly chain: ChainResolution | null;
 }
 
-const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
 /** The name a federation address stands for, and whether its domain is a namespace (no dot, no port). */
 function parseAddress(address: string): { name: string; namespaceForm: boolean; domain: string } {
   const parts = address.split("*");
@@ -45,8 +44,11 @@ function parseAddress(address: string): { name: string; namespaceForm: boolean; 
     });
   }
   const lower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const namespaceForm = LABEL.test(lower(domain)) && !local.includes(".");
-  return { name: namespaceForm ? `${lower(local)}.${lower(domain)}` : lower(local), namespaceForm, domain };
+  // A namespace is a label (no dot, no port), which no host of the second form is.
+  const namespace = local.includes(".") ? null : normaliseLabel(domain);
+  return namespace === null
+    ? { name: lower(local), namespaceForm: false, domain }
+    : { name: `${lower(local)}.${namespace}`, namespaceForm: true, domain };
 }
 
 /**
