@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 // Two projects: `unit` (no database server, Redis or devnet) and `integration` (`*.integration.test.ts`).
@@ -6,6 +7,11 @@ const TESTS = ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "b
 const INTEGRATION = "**/*.integration.test.ts";
 
 export default defineConfig({
+  // Tests run @namereg/client's source, like the type check (tsconfig `paths`); the built package is what
+  // packages/client/src/package.integration.test.ts installs and runs outside the workspace.
+  resolve: {
+    alias: { "@namereg/client": fileURLToPath(new URL("packages/client/src/index.ts", import.meta.url)) },
+  },
   test: {
     // Vitest's default is one worker per core less one: a single worker on a two-core machine. Integration files
     // spend most of their time waiting on PostgreSQL, child processes and the devnet, so more overlap well.

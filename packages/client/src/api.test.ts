@@ -1,7 +1,7 @@
 // The typed client against a fake fetch: a success is the generated type's value, an error a NameregError with the
 // spec's code, status and detail, and a network failure is a NameregError too (never a bare TypeError).
 import { describe, expect, it } from "vitest";
-import { createApi, NameregError, resolve, splitName } from "./api.ts";
+import { createApi, isNameregError, NameregError, resolve, splitName } from "./api.ts";
 
 const ALICE = {
   name: "alice.acme",
@@ -49,8 +49,83 @@ describe("@namereg/client", () => {
     await expect(resolve(api, "alice.acme")).rejects.toMatchObject({ status: 0, code: "network_error" });
   });
 
-  it("refuses a name that is not label.namespace before asking", () => {
-    expect(() => splitName("alice")).toThrow(NameregError);
-    expect(splitName("pay.alice.acme")).toEqual({ label: "pay.alice", namespace: "acme" });
+  it("refuses a name that is neither label.namespace nor child.label.namespace before asking", () => {
+    for (const bad of ["alice", "a.b.c.d", "alice.", ".acme"]) {
+      expect(() => splitName(bad)).toThrow(NameregError);
+    }
+    expect(splitName("alice.acme")).toEqual({ label: "alice", namespace: "acme" });
+    expect(splitName("pay.alice.acme")).toEqual({ child: "pay", label: "alice", namespace: "acme" });
+  });
+
+  it("resolves a subname through the subname route to the child's address while it is active", async () => {
+    const child = {
+      name: "pay.alice.acme",
+      parent: "alice.acme",
+      parentContext: {
+        name: "alice.acme",
+        holder: ALICE.account,
+        generation: "1",
+        active: true,
+        expiresAt: null,
+      },
+      policy: "enabled",
+      registrarId: "CREG",
+      record: {
+        exists: true,
+        active: true,
+        validBinding: true,
+        controller: ALICE.account,
+        parentGeneration: "1",
+        generation: "3",
+        address: "GPAYTO",
+        expiresAt: null,
+        policy: "enabled",
+        source: "chain",
+      },
+    };
+    const seen: string[] = [];
+    const api = createApi({ baseUrl: "https://names.example.com", fetch: fakeFetch(200, child, seen) });
+    expect(await resolve(api, "pay.alice.acme")).toEqual({
+      name: "pay.alice.acme",
+      parent: "alice.acme",
+      account: "GPAYTO",
+      controller: ALICE.account,
+      expires_at: null,
+      generation: "3",
+    });
+    expect(seen).toEqual(["https://names.example.com/v1/subnames/acme/alice/pay"]);
+
+    const removed = { ...child, record: { ...child.record, exists: false, active: false } };
+    const gone = createApi({ baseUrl: "https://names.example.com", fetch: fakeFetch(200, removed) });
+    await expect(resolve(gone, "pay.alice.acme")).rejects.toMatchObject({
+      status: 404,
+      code: "name_not_found",
+      body: { name: "pay.alice.acme" },
+    });
+  });
+
+  it("carries every field of the spec's error body, and says what came when it is not one", async () => {
+    const failed = {
+      error: "transaction_failed",
+      txHash: "ab".repeat(32),
+      resultCode: "txFailed",
+      contractError: 6,
+      code: "subname_generation_mismatch",
+    };
+    const api = createApi({ baseUrl: "https://names.example.com", fetch: fakeFetch(409, failed) });
+    const error = await resolve(api, "alice.acme").catch((e: unknown) => e);
+    expect(isNameregError(error, "transaction_failed")).toBe(true);
+    expect(isNameregError(error, "name_not_found")).toBe(false);
+    expect(error).toMatchObject({ status: 409, code: "transaction_failed", body: failed });
+    expect((error as NameregError).field("contractError")).toBe(6);
+
+    const proxy: typeof fetch = async () =>
+      new Response("<html>Bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } });
+    const behindProxy = createApi({ baseUrl: "https://names.example.com", fetch: proxy });
+    await expect(resolve(behindProxy, "alice.acme")).rejects.toMatchObject({
+      status: 502,
+      code: "unknown_error",
+      detail: "HTTP 502: <html>Bad gateway</html>",
+    });
   });
 });

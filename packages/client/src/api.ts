@@ -7,26 +7,58 @@ import type { components, paths } from "./generated/openapi.ts";
 export type { components, paths };
 export type NameregPaths = paths;
 
-/** An answer the API refused (4xx/5xx, `{ error, detail }`), or one the client could not get at all. */
+/** Every `error` code the API documents (docs/openapi.json `components.schemas.Error`). */
+export type ApiErrorCode = components["schemas"]["Error"]["error"] | "transaction_failed";
+
+/**
+ * Codes the client itself gives: `network_error` (no answer arrived), `unknown_error` (an answer that is not the
+ * API's error body, e.g. a proxy's HTML page), `resolution_mismatch` and `chain_unavailable` (resolveVerified),
+ * `prepared_transaction_rejected` (verifyPrepared).
+ */
+export type ClientErrorCode =
+  | "network_error"
+  | "unknown_error"
+  | "resolution_mismatch"
+  | "chain_unavailable"
+  | "prepared_transaction_rejected";
+
+export type NameregErrorCode = ApiErrorCode | ClientErrorCode;
+
+/** An error body: the code, an optional detail, and the fields the code carries (`name`, `txHash`, …). */
+export type NameregErrorBody = { readonly error: NameregErrorCode; readonly detail?: string } & Readonly<
+  Record<string, unknown>
+>;
+
+/** An answer the API refused (4xx/5xx, `{ error, detail, …fields }`), or one the client could not get at all. */
 export class NameregError extends Error {
-  /** The HTTP status; 0 when no answer arrived (network failure). */
+  /** The HTTP status; 0 when no answer decided it (no answer arrived, or a check in the client refused). */
   readonly status: number;
-  /** The spec's error code (`name_not_found`, `invalid_name`, …); `network_error` when no answer arrived. */
-  readonly code: string;
+  /** The spec's error code (`name_not_found`, `invalid_name`, …), or one of the client's own (ClientErrorCode). */
+  readonly code: NameregErrorCode;
   readonly detail: string | undefined;
-  /** The whole error body, with any extra fields the code carries (e.g. `name`). */
-  readonly body: Readonly<Record<string, unknown>>;
+  /** The whole error body, with every field the code carries (e.g. `name`; `txHash` for `transaction_failed`). */
+  readonly body: NameregErrorBody;
 
   constructor(status: number, body: Readonly<Record<string, unknown>>) {
-    const code = typeof body.error === "string" ? body.error : "unknown_error";
+    const code = (typeof body.error === "string" ? body.error : "unknown_error") as NameregErrorCode;
     const detail = typeof body.detail === "string" ? body.detail : undefined;
     super(detail === undefined ? `${status} ${code}` : `${status} ${code}: ${detail}`);
     this.name = "NameregError";
     this.status = status;
     this.code = code;
     this.detail = detail;
-    this.body = body;
+    this.body = { ...body, error: code };
   }
+
+  /** A field the error body carries, e.g. `error.field("name")`; undefined when absent. */
+  field(name: string): unknown {
+    return this.body[name];
+  }
+}
+
+/** `error` is a NameregError with this code (narrowing `unknown` in a catch block). */
+export function isNameregError(error: unknown, code?: NameregErrorCode): error is NameregError {
+  return error instanceof NameregError && (code === undefined || error.code === code);
 }
 
 export interface NameregClientOptions {
@@ -61,10 +93,14 @@ export async function unwrap<T>(
   }
   const { data, error, response } = result;
   if (!response.ok || data === undefined || data === null) {
+    // Not the API's own body (a proxy's page, an empty answer): the status and what came are all there is.
     const body =
-      error !== null && typeof error === "object"
+      error !== null && typeof error === "object" && typeof (error as { error?: unknown }).error === "string"
         ? (error as Record<string, unknown>)
-        : { error: "unknown_error" };
+        : {
+            error: "unknown_error",
+            detail: `HTTP ${response.status}${typeof error === "string" && error !== "" ? `: ${error.slice(0, 200)}` : ""}`,
+          };
     throw new NameregError(response.status, body);
   }
   return data as NonNullable<T>;
@@ -73,16 +109,70 @@ export async function unwrap<T>(
 export type ResolveAnswer =
   paths["/v1/resolve/{namespace}/{label}"]["get"]["responses"][200]["content"]["application/json"];
 
-/** `label.namespace` split into its two path segments (the API lower-cases and checks them). */
-export function splitName(name: string): { namespace: string; label: string } {
-  const dot = name.lastIndexOf(".");
-  if (dot <= 0 || dot === name.length - 1) {
-    throw new NameregError(400, { error: "invalid_name", detail: "name: must be label.namespace" });
-  }
-  return { label: name.slice(0, dot), namespace: name.slice(dot + 1) };
+type SubnameAnswer =
+  paths["/v1/subnames/{namespace}/{label}/{child}"]["get"]["responses"][200]["content"]["application/json"];
+
+/** Where to pay `child.label.namespace`: the subname's stored address while it is active. */
+export interface SubnameResolution {
+  /** `child.label.namespace`, lower-cased. */
+  readonly name: string;
+  /** `label.namespace`. */
+  readonly parent: string;
+  /** The pay-to account: the address the parent's holder stored for the child. */
+  readonly account: string;
+  /** Who controls the subname: the parent's current holder. */
+  readonly controller: string;
+  /** The parent's expiry (ISO 8601), which the subname shares; null for none. */
+  readonly expires_at: string | null;
+  /** The child's generation (decimal string), for a later change or removal. */
+  readonly generation: string;
 }
 
-/** The payment instruction for `label.namespace` from the API (the mirror); see resolveVerified before paying. */
-export async function resolve(api: NameregApi, name: string): Promise<ResolveAnswer> {
-  return unwrap(api.GET("/v1/resolve/{namespace}/{label}", { params: { path: splitName(name) } }));
+/** A name split into its path segments: `label.namespace`, or `child.label.namespace` for a subname. */
+export function splitName(name: string): { namespace: string; label: string; child?: string } {
+  const parts = name.split(".");
+  const [a, b, c] = parts;
+  if (parts.some((part) => part === "") || a === undefined || b === undefined || parts.length > 3) {
+    throw new NameregError(400, {
+      error: "invalid_name",
+      detail: "name: must be label.namespace, or child.label.namespace for a subname",
+      name,
+    });
+  }
+  return c === undefined ? { label: a, namespace: b } : { child: a, label: b, namespace: c };
+}
+
+/**
+ * The payment instruction for `label.namespace` (GET /v1/resolve) or `child.label.namespace` (GET
+ * /v1/subnames/…: the child's address while it is active, else 404 `name_not_found`) from the API, the mirror;
+ * see resolveVerified before paying.
+ */
+export function resolve(api: NameregApi, name: `${string}.${string}.${string}`): Promise<SubnameResolution>;
+export function resolve(api: NameregApi, name: `${string}.${string}`): Promise<ResolveAnswer>;
+export function resolve(api: NameregApi, name: string): Promise<ResolveAnswer | SubnameResolution>;
+export async function resolve(api: NameregApi, name: string): Promise<ResolveAnswer | SubnameResolution> {
+  const { namespace, label, child } = splitName(name);
+  if (child === undefined) {
+    return unwrap(api.GET("/v1/resolve/{namespace}/{label}", { params: { path: { namespace, label } } }));
+  }
+  const answer: SubnameAnswer = await unwrap(
+    api.GET("/v1/subnames/{namespace}/{label}/{child}", { params: { path: { namespace, label, child } } }),
+  );
+  const record = answer.record;
+  // The same rule as the API's reads of a subname (chain-address): only an active child resolves.
+  if (record === null || !record.active || record.controller === null) {
+    throw new NameregError(404, {
+      error: "name_not_found",
+      detail: `${answer.name} is not an active subname`,
+      name: answer.name,
+    });
+  }
+  return {
+    name: answer.name,
+    parent: answer.parent,
+    account: record.address,
+    controller: record.controller,
+    expires_at: record.expiresAt,
+    generation: record.generation,
+  };
 }

@@ -1,7 +1,18 @@
 // The allocator's claim-fee policy read straight from the chain, never from the service: the whole point of the
 // client-side check (docs/claims.md, step 3) is that a compromised or stale mirror cannot talk a wallet into paying.
-import { AllocatorFns, type FeePolicy } from "@namereg/protocol";
+import { AllocatorFns, type FeePolicy as ProtocolFeePolicy } from "@namereg/protocol";
 import { Account, Operation, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+
+/** The allocator's claim fee: `amount` base units of the `token` contract, paid to `recipient`. */
+export interface FeePolicy {
+  readonly token: string;
+  readonly amount: bigint;
+  readonly recipient: string;
+}
+// Written out because the published declarations cannot name @namereg/protocol (compiled in, not published); this
+// line fails to compile if the two ever differ.
+const _sameAsProtocol: [FeePolicy, ProtocolFeePolicy] = [{} as ProtocolFeePolicy, {} as FeePolicy];
+void _sameAsProtocol;
 
 // Simulation needs a well-formed source account, not a funded one.
 const READ_SOURCE = "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7";

@@ -1,31 +1,54 @@
 // Public API of @namereg/client.
 export {
+  type ApiErrorCode,
+  type ClientErrorCode,
   createApi,
+  isNameregError,
   type NameregApi,
   type NameregClientOptions,
   NameregError,
+  type NameregErrorBody,
+  type NameregErrorCode,
   type NameregPaths,
   type ResolveAnswer,
   resolve,
+  type SubnameResolution,
   splitName,
   unwrap,
 } from "./api.ts";
-export { readFeePolicy } from "./fee-policy.ts";
+export { type FederationOptions, type FederationPayment, resolveFederation } from "./federation.ts";
+export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 export type { components, paths } from "./generated/openapi.ts";
-export { type ResolveVerifiedOptions, resolveVerified, type VerifiedResolution } from "./resolve-verified.ts";
 export {
+  type ChainResolution,
+  type ResolveVerifiedOptions,
+  resolveVerified,
+  type VerifiedResolution,
+} from "./resolve-verified.ts";
+export {
+  type AskedCall,
   type ConsoleSession,
   changeSubname,
   consoleChange,
+  holderCall,
   type Signer,
   type SignWith,
   setChainAddress,
 } from "./transactions.ts";
 export {
   type AnnounceRejection,
+  type Evidence,
   type RefusedAnnounce,
   type VerifiedAnnounce,
   type VerifyAnnounceOptions,
   type VerifyAnnounceResult,
   verifyAnnounce,
 } from "./verify-announce.ts";
+export {
+  DEFAULT_MAX_FEE_STROOPS,
+  type PreparedExpectation,
+  type PreparedRejection,
+  PreparedTransactionRejected,
+  type VerifiedPrepared,
+  verifyPrepared,
+} from "./verify-prepared.ts";

@@ -31,6 +31,7 @@ describe("prepare, sign and submit on the demo devnet", () => {
     api = createApi({ baseUrl: await app.listen({ port: 0, host: "127.0.0.1" }) });
     wallet = {
       networkPassphrase,
+      account: alice.publicKey(),
       // A wallet: it parses what it was given for the network it was told, signs with its key, returns the envelope.
       signer: async (xdr, context) => {
         const tx = TransactionBuilder.fromXDR(xdr, context.networkPassphrase);

@@ -4,9 +4,18 @@
 // claimant signing for itself, the reviewed label, basis and evidence, the on-chain fee in the native asset, and
 // a network fee under the wallet's ceiling. The service's quote alone is never enough: a mirror that is wrong
 // (or lies) must not be able to make a wallet pay a different fee, to a different recipient, for another label.
-import { AllocatorFns, type Evidence, type FeePolicy, i128 } from "@namereg/protocol";
+import { AllocatorFns, i128, type Evidence as ProtocolEvidence } from "@namereg/protocol";
 import { Address, Asset, FeeBumpTransaction, rpc, TransactionBuilder, type xdr } from "@stellar/stellar-sdk";
-import { readFeePolicy } from "./fee-policy.ts";
+import { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
+
+/** One piece of evidence a claim cites, as the claimant reviewed it. */
+export interface Evidence {
+  readonly label: string;
+  readonly url: string;
+}
+// Written out because the published declarations cannot name @namereg/protocol; fails to compile if they differ.
+const _sameAsProtocol: [Evidence, ProtocolEvidence] = [{} as ProtocolEvidence, {} as Evidence];
+void _sameAsProtocol;
 
 export interface VerifyAnnounceOptions {
   /** The wallet's own RPC: the policy is read here, not from the service. */

@@ -24,7 +24,11 @@ for (const kind of TEST_DATABASE_KINDS) {
     beforeAll(async () => {
       demo = await indexedDemo(kind);
       app = await demo.appAt({
-        env: { NETWORK_PASSPHRASE: demo.chain.networkPassphrase, PUBLIC_URL: "https://names.example" },
+        env: {
+          NETWORK_PASSPHRASE: demo.chain.networkPassphrase,
+          HOME_DOMAIN: "names.example",
+          PUBLIC_URL: "https://names.example",
+        },
       });
     });
     afterAll(async () => {
@@ -54,6 +58,24 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect(await get("/federation?q=carol*plain&type=name")).toEqual(
         answer(200, { stellar_address: "carol*plain", account_id: carol }),
       );
+    });
+
+    it("resolves label.namespace*<home domain>, the form SEP-2 wallets find through the stellar.toml", async () => {
+      const home = { ...ALICE, stellar_address: "alice.acme*names.example" };
+      expect(await get("/federation?q=alice.acme*names.example&type=name")).toEqual(answer(200, home));
+      expect(await get("/federation?q=Alice.ACME*Names.Example&type=name")).toEqual(answer(200, home));
+      // Another domain, a subname, a bare namespace and unknown names name nothing here.
+      for (const q of [
+        "alice.acme*other.example",
+        "pay.alice.acme*names.example",
+        "acme*names.example",
+        "nobody.acme*names.example",
+        "alice.nosuch*names.example",
+      ]) {
+        expect(await get(`/federation?q=${encodeURIComponent(q)}&type=name`)).toEqual(
+          answer(404, { error: "not_found" }),
+        );
+      }
     });
 
     it("answers 404 not_found for names that do not resolve", async () => {

@@ -1,7 +1,7 @@
 // SEP-2 federation beside /v1 (GET /federation) and the SEP-1 stellar.toml that points wallets at it, so existing
 // Stellar wallets can pay `alice*acme`. Answers are never cached (docs/api.md "SEP-2 federation and stellar.toml") and are
 // open to any origin (plugins/cors.ts lists both paths).
-import { isAccountId, normaliseLabel } from "@namereg/protocol";
+import { isAccountId, normaliseLabel, parseName } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sessionKeys } from "../../../auth/keys.ts";
@@ -45,24 +45,49 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
     { schema: { querystring: FederationQuery, response: { 200: FederationResponse } } },
     async (request) => {
       const { q, type } = request.query;
-      const record = type === "name" ? await byName(q) : await byId(q);
-      if (record === null) throw new ApiError("not_found");
-      return type === "name" ? nameAnswer(record) : { stellar_address: addressOf(record), account_id: q };
+      if (type === "id") {
+        const record = await byId(q);
+        if (record === null) throw new ApiError("not_found");
+        return { stellar_address: addressOf(record), account_id: q };
+      }
+      const found = await byName(q);
+      if (found === null) throw new ApiError("not_found");
+      return nameAnswer(found.record, found.address);
     },
   );
 
-  async function byName(q: string): Promise<FederationRecord | null> {
+  // The home domain as SEP-2 clients write it after the `*` (host names are case-insensitive).
+  const homeDomain = config.homeDomain.toLowerCase();
+
+  /**
+   * Two forms (docs/api.md, federation): `label*namespace`, where the namespace stands in for the domain, and the
+   * standard `label.namespace*<home domain>`, which any SEP-2 wallet resolves through the home domain's
+   * stellar.toml. A label holds no dot and a domain here always does, or it is the home domain itself: the forms
+   * cannot be mistaken for each other. The answer names the address in the form it was asked.
+   */
+  async function byName(q: string): Promise<{ record: FederationRecord; address: string } | null> {
     const parts = q.split("*");
-    if (parts.length !== 2 || parts[0] === "" || parts[1] === "") {
+    const [name = "", domain = ""] = parts;
+    if (parts.length !== 2 || name === "" || domain === "") {
       throw new ApiError("invalid_request", {
         detail: "q: must be a federation address name*domain, such as alice*acme",
       });
     }
+    if (name.includes(".") && domain.toLowerCase() === homeDomain) {
+      const parsed = parseName(name.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+      // Subnames are not federated (their primaries are not either): only label.namespace.
+      if (parsed?.kind !== "name") return null;
+      const record = await federationRecord(replica, parsed.label, parsed.namespace, now());
+      return record === null
+        ? null
+        : { record, address: `${record.label}.${record.namespace}*${homeDomain}` };
+    }
     // SEP-2 allows more in a name than a label holds; such a name is well formed but names nothing here.
-    const label = normaliseLabel(parts[0] ?? "");
-    const namespace = normaliseLabel(parts[1] ?? "");
+    const label = normaliseLabel(name);
+    const namespace = normaliseLabel(domain);
     if (label === null || namespace === null) return null;
-    return federationRecord(replica, label, namespace, now());
+    const record = await federationRecord(replica, label, namespace, now());
+    return record === null ? null : { record, address: addressOf(record) };
   }
 
   async function byId(q: string): Promise<FederationRecord | null> {
@@ -93,7 +118,7 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
 const addressOf = (record: FederationRecord): string => `${record.label}*${record.namespace}`;
 
 /** Where to pay and with which memo; the memo is a text memo, so memo_type is `text` whenever there is one. */
-function nameAnswer(record: FederationRecord): z.infer<typeof FederationResponse> {
-  const answer = { stellar_address: addressOf(record), account_id: record.accountId };
+function nameAnswer(record: FederationRecord, address: string): z.infer<typeof FederationResponse> {
+  const answer = { stellar_address: address, account_id: record.accountId };
   return record.memo === null ? answer : { ...answer, memo_type: "text", memo: record.memo };
 }
