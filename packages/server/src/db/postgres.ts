@@ -64,12 +64,13 @@ export function openPostgres(options: PostgresOptions): Database {
     return client;
   };
 
-  const hold = (client: pg.Client, key: bigint): AdvisoryLock => {
+  const hold = async (client: pg.Client, key: bigint, leaseMs: number | undefined): Promise<AdvisoryLock> => {
     const lost = new AbortController();
     let released = false;
     client.on("end", () => {
       if (!released) lost.abort(new Error("the connection holding the advisory lock ended"));
     });
+    if (leaseMs !== undefined) await lease(client, leaseMs);
     return {
       key,
       lost: lost.signal,
@@ -114,7 +115,7 @@ export function openPostgres(options: PostgresOptions): Database {
     },
     listen: (channel, onPayload, listenOptions = {}) =>
       listener.subscribe(checkChannel(channel), onPayload, listenOptions),
-    tryAdvisoryLock: async (key) => {
+    tryAdvisoryLock: async (key, lockOptions = {}) => {
       const k = lockKey(key);
       const client = await session();
       try {
@@ -122,7 +123,7 @@ export function openPostgres(options: PostgresOptions): Database {
           "select pg_try_advisory_lock($1::bigint) as ok",
           [k.toString()],
         );
-        if (rows[0]?.ok === true) return hold(client, k);
+        if (rows[0]?.ok === true) return await hold(client, k, lockOptions.leaseMs);
       } catch (error) {
         await client.end().catch(() => {});
         throw error;
@@ -152,7 +153,12 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.end().catch(() => {});
         throw signal.reason;
       }
-      return hold(client, k);
+      try {
+        return await hold(client, k, lockOptions.leaseMs);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
     },
     close: async () => {
       await listener.close();
@@ -161,4 +167,23 @@ export function openPostgres(options: PostgresOptions): Database {
       if (readerPool !== writerPool) await readerPool.end();
     },
   };
+}
+
+/** Turns a lock session into a lease (LockOptions.leaseMs): the server ends it after `leaseMs` of silence. */
+async function lease(client: pg.Client, leaseMs: number): Promise<void> {
+  try {
+    await client.query("select set_config('idle_session_timeout', $1, false)", [`${leaseMs}ms`]);
+  } catch (error) {
+    // Before PostgreSQL 14 there is no such setting: the lock is held until its connection ends, as without a lease.
+    if ((error as { code?: unknown }).code !== "42704") throw error;
+    return;
+  }
+  // Several heartbeats per lease, so a busy event loop (a long batch, a GC pause) does not cost the lock. A
+  // heartbeat that fails means the session is gone or unusable: ending it makes the loss known at once.
+  const beat = setInterval(
+    () => void client.query("select 1").catch(() => client.end().catch(() => {})),
+    Math.max(100, Math.floor(leaseMs / 4)),
+  );
+  beat.unref();
+  client.once("end", () => clearInterval(beat));
 }

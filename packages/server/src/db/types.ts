@@ -21,6 +21,16 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+export interface LockOptions {
+  /**
+   * PostgreSQL: hold the lock as a lease. Its session says it is alive several times per `leaseMs`, and the
+   * server ends a session that has said nothing for `leaseMs` (`idle_session_timeout`, PostgreSQL 14+), which
+   * frees the lock. A holder that is frozen (SIGSTOP, a paused VM) or cut off so loses it within `leaseMs`,
+   * instead of keeping it for as long as its TCP connection looks open. Default: held until the connection ends.
+   */
+  readonly leaseMs?: number;
+}
+
 /** A session-level advisory lock, held until released or until its connection is lost. */
 export interface AdvisoryLock {
   readonly key: bigint;
@@ -55,8 +65,11 @@ export interface Database {
     options?: ListenOptions,
   ): Promise<Subscription>;
   /** Takes the lock if no other session holds it, else null. */
-  tryAdvisoryLock(key: bigint | number): Promise<AdvisoryLock | null>;
+  tryAdvisoryLock(key: bigint | number, options?: LockOptions): Promise<AdvisoryLock | null>;
   /** Waits for the lock; rejects with the signal's reason if it is aborted first. */
-  advisoryLock(key: bigint | number, options?: { readonly signal?: AbortSignal }): Promise<AdvisoryLock>;
+  advisoryLock(
+    key: bigint | number,
+    options?: LockOptions & { readonly signal?: AbortSignal },
+  ): Promise<AdvisoryLock>;
   close(): Promise<void>;
 }
