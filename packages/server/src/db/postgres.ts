@@ -4,9 +4,11 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { PgListener } from "./pg-listener.ts";
+import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { advisoryLockKey, checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
 import type { AdvisoryLock, Database, Db, Row } from "./types.ts";
+import { replicaError } from "./unavailable.ts";
 
 export interface PostgresOptions {
   readonly url: string;
@@ -41,7 +43,7 @@ export function openPostgres(options: PostgresOptions): Database {
     return p;
   };
   const writerPool = pool(url);
-  const readerPool = readUrl === url ? writerPool : pool(readUrl);
+  const readerPool = readUrl === url ? writerPool : replicaPool(pool(readUrl));
   const db: Db = drizzle({ client: writerPool, schema });
   const replica: Db = readerPool === writerPool ? db : drizzle({ client: readerPool, schema });
   const listener = new PgListener(url, onError);
@@ -103,6 +105,8 @@ export function openPostgres(options: PostgresOptions): Database {
       idle: writerPool.idleCount,
       waiting: writerPool.waitingCount,
     }),
+    replicaSchema: () =>
+      replicaSchemaOf(async <T extends Row>(sql: string) => (await readerPool.query<T>(sql)).rows),
     healthy: async () => {
       const checks = [withinTime(() => writerPool.query("select 1"), 2000)];
       if (readerPool !== writerPool) checks.push(withinTime(() => readerPool.query("select 1"), 2000));
@@ -167,6 +171,23 @@ export function openPostgres(options: PostgresOptions): Database {
       if (readerPool !== writerPool) await readerPool.end();
     },
   };
+}
+
+/**
+ * The replica's errors that say its schema is behind the code's become ReplicaBehindError, which the API answers
+ * with 503 like any unavailable database (unavailable.ts). Drizzle reads through `pool.query` (promise form).
+ */
+function replicaPool(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise
+      ? result.catch((error: unknown) => {
+          throw replicaError(error);
+        })
+      : result;
+  };
+  return pool;
 }
 
 /** Turns a lock session into a lease (LockOptions.leaseMs): the server ends it after `leaseMs` of silence. */

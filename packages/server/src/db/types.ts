@@ -1,4 +1,5 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ReplicaSchema } from "./replica-schema.ts";
 import type * as schema from "./schema.ts";
 import type { DatabaseKind } from "./url.ts";
 
@@ -47,6 +48,11 @@ export interface Database {
   readonly replica: Db;
   /** Applies the committed migrations; safe to run from several processes at once. */
   migrate(): Promise<void>;
+  /**
+   * Whether the read replica has replayed the migrations this code ships (db/replica-schema.ts); current at once
+   * where the replica is the writer. Throws when the replica does not answer.
+   */
+  replicaSchema(): Promise<ReplicaSchema>;
   /** True when the writer and replica each answer a trivial query in time. Never throws. */
   healthy(): Promise<boolean>;
   /** Connections of the writer pool (PostgreSQL); undefined for PGlite's single connection. */
