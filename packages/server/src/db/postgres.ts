@@ -195,7 +195,7 @@ async function lease(client: pg.Client, leaseMs: number): Promise<void> {
   try {
     await client.query("select set_config('idle_session_timeout', $1, false)", [`${leaseMs}ms`]);
   } catch (error) {
-    // Before PostgreSQL 14 there is no such setting: the lock is held until its connection ends, as without a lease.
+    // Before PostgreSQL 14 there is no such setting: the lock is held until its connection ends, as before.
     if ((error as { code?: unknown }).code !== "42704") throw error;
     return;
   }
