@@ -1,7 +1,8 @@
 // Topology suite at full size: `node bench/topology/run.ts [--seed 1] [--events 50000] [--limit 600]
-// [--seconds 10] [--down 2] [--clients 4]`. Two `namereg serve` replicas and two `namereg index` processes on a
-// private PostgreSQL cluster and Redis (suite.ts): the global rate limit across replicas, a SIGKILLed writer
-// handing over, a cluster restart under load. Prints the figures and exits 1 on any failure.
+// [--seconds 10] [--down 2] [--clients 4] [--stall 5000]`. Two `namereg serve` replicas and two `namereg index`
+// processes on a private PostgreSQL cluster and Redis (suite.ts): the global rate limit across replicas, a
+// SIGKILLed writer handing over, a SIGSTOPped writer losing its place within `--stall` ms
+// (WRITER_STALL_TIMEOUT_MS), a cluster restart under load. Prints the figures and exits 1 on any failure.
 import { parseArgs } from "node:util";
 import { runTopologySuite } from "./suite.ts";
 
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     down: { type: "string", default: "2" },
     clients: { type: "string", default: "4" },
+    stall: { type: "string", default: "5000" },
   },
 });
 const started = performance.now();
@@ -23,6 +25,7 @@ const r = await runTopologySuite({
   loadSeconds: Number(values.seconds),
   downSeconds: Number(values.down),
   clients: Number(values.clients),
+  stallTimeoutMs: Number(values.stall),
   log: (line) => console.log(line),
 });
 for (const f of r.failures) console.log(`FAILURE: ${f}`);

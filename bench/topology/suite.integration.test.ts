@@ -1,6 +1,7 @@
 // The topology suite's short seeded variant: two `namereg serve` replicas and two `namereg index` processes on a
 // private PostgreSQL cluster and Redis; the global limit across the replicas, a SIGKILLed writer handing over, a
-// cluster restart under load, then the archive against the chain (suite.ts; the full run is bench/topology/run.ts).
+// SIGSTOPped writer losing its place, a cluster restart under load, then the archive against the chain
+// (suite.ts; the full run is bench/topology/run.ts).
 // Correctness bounds only: the timing bounds of the full run are not asserted here.
 import { expect, it } from "vitest";
 import { runTopologySuite } from "./suite.ts";
@@ -25,6 +26,12 @@ it("shares the limit, hands over the writer and survives a database restart, los
   // The standby took over and wrote.
   expect(r.handover.lockTakenSeconds).not.toBeNull();
   expect(r.handover.writingSeconds).not.toBeNull();
+  // A frozen writer: the standby took over and wrote; the continued writer knew it lost the lock, was fenced by
+  // the newer epoch (so it could commit nothing) and did not take the lock back.
+  expect(r.freeze.writingSeconds).not.toBeNull();
+  expect(r.freeze.noticedSeconds).not.toBeNull();
+  expect(r.freeze.fenceEpochAtContinue).toBeGreaterThan(r.freeze.frozenEpoch ?? Number.POSITIVE_INFINITY);
+  expect(r.freeze.activeAfterContinue).toBe(0);
   // The restart: 200 or a well-formed 503 only, the outage seen, serving again afterwards.
   expect(r.restart.bad).toEqual([]);
   expect(r.restart.byStatus["503"]).toBeGreaterThan(0);

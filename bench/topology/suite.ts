@@ -5,7 +5,9 @@
 //      limit within one window; the number admitted must be within ±2% of the limit, the replicas' RateLimit
 //      headers must agree, and Redis must hold the one count of every request;
 //   2. writer hand-over: the process holding the writer lock is SIGKILLed while events keep coming; the time
-//      until the standby commits new events must stay under a bound;
+//      until the standby commits new events must stay under a bound; then the new writer is frozen (SIGSTOP)
+//      instead: the standby must take over within WRITER_STALL_TIMEOUT_MS plus a bound, and the frozen writer,
+//      continued (SIGCONT), must stand by without committing anything;
 //   3. a PostgreSQL restart under load: a few clients on both replicas while the cluster is stopped and started
 //      again; every answer must be 200 or 503 `database_unavailable` with Retry-After (no 500, no hang), and all
 //      answers 200 again within a bound after the cluster is back.
@@ -44,6 +46,8 @@ export interface TopologySuiteOptions {
   clients?: number;
   /** Bounds: writer hand-over, and all-200 again after the cluster is back. */
   handoverBoundSeconds?: number;
+  /** WRITER_STALL_TIMEOUT_MS of the indexers: how long a frozen writer keeps its place. Default 5000. */
+  stallTimeoutMs?: number;
   recoveryBoundSeconds?: number;
   redisUrl?: string;
   log?: (line: string) => void;
@@ -74,6 +78,27 @@ export interface HandoverResult {
   writingSeconds: number | null;
   /** SIGKILL → /v1/status on both replicas shows the processed ledger past its value at the kill. */
   statusAdvancedSeconds: number | null;
+  boundSeconds: number;
+  ok: boolean;
+}
+
+export interface FreezeResult {
+  frozenPid: number;
+  stallTimeoutMs: number;
+  /** SIGSTOP → the standby logs that it holds the writer lock. */
+  lockTakenSeconds: number | null;
+  /** SIGSTOP → the first event committed by the standby (after it took the lock). */
+  writingSeconds: number | null;
+  /** SIGCONT → the continued writer logs that it lost the lock (or stands by). */
+  noticedSeconds: number | null;
+  /**
+   * The frozen writer's epoch, and the writer fence's when it was continued: every commit of the frozen writer
+   * proves its epoch inside the transaction, so a newer fence means it can commit nothing after SIGCONT.
+   */
+  frozenEpoch: number | null;
+  fenceEpochAtContinue: number;
+  /** Writer lock acquisitions the continued writer logged after SIGCONT: must be 0 (the other one writes). */
+  activeAfterContinue: number;
   boundSeconds: number;
   ok: boolean;
 }
@@ -114,6 +139,7 @@ export interface TopologySuiteResult {
   coverage: { complete: boolean; gaps: number }[];
   rateLimit: RateLimitResult;
   handover: HandoverResult;
+  freeze: FreezeResult;
   restart: RestartResult;
   /** Exit codes of the processes stopped with SIGTERM at the end (the SIGKILLed writer is not among them). */
   exitCodes: (number | null)[];
@@ -131,6 +157,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
   const rand = prng(o.seed);
   const redisUrl = o.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
   const handoverBound = o.handoverBoundSeconds ?? 10;
+  const stallTimeoutMs = o.stallTimeoutMs ?? 5000;
   const recoveryBound = o.recoveryBoundSeconds ?? 5;
   const failures: string[] = [];
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -170,6 +197,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       SERVICE_NAME: serviceName,
       REDIS_URL: redisUrl,
       RATE_LIMIT_PER_MINUTE: String(o.rateLimit),
+      WRITER_STALL_TIMEOUT_MS: String(stallTimeoutMs),
     };
     const spawnIndexer = (name: string) => {
       const c = start(name, ["index"], { ...baseEnv, LOG_LEVEL: "info" });
@@ -232,6 +260,23 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       `hand-over: writer (pid ${handover.killedPid}) SIGKILLed at ${handover.archivedAtKill} events; standby took the lock after ${fmt(handover.lockTakenSeconds)}, committed after ${fmt(handover.writingSeconds)}, /v1/status advanced after ${fmt(handover.statusAdvancedSeconds)} (bound ${handoverBound} s)`,
     );
     if (!handover.ok) failures.push(`hand-over: writing after ${fmt(handover.writingSeconds)}`);
+
+    // 3b. A frozen writer (SIGSTOP): it keeps its connections, so only the bounds on its lease and its batch
+    // (WRITER_STALL_TIMEOUT_MS) let the standby in.
+    await sleep(500 + Math.floor(rand() * 1500));
+    const freeze = await freezeCheck({
+      indexers,
+      archive,
+      stallTimeoutMs,
+      boundSeconds: stallTimeoutMs / 1000 + handoverBound,
+    });
+    log(
+      `frozen writer: pid ${freeze.frozenPid} SIGSTOPped (WRITER_STALL_TIMEOUT_MS ${stallTimeoutMs}); standby took the lock after ${fmt(freeze.lockTakenSeconds)}, committed after ${fmt(freeze.writingSeconds)} (bound ${freeze.boundSeconds} s); SIGCONT: it noticed after ${fmt(freeze.noticedSeconds)}, its epoch ${freeze.frozenEpoch} fenced by ${freeze.fenceEpochAtContinue} at SIGCONT, writer lock taken after it ${freeze.activeAfterContinue}`,
+    );
+    if (!freeze.ok)
+      failures.push(
+        `frozen writer: standby writing after ${fmt(freeze.writingSeconds)}, noticed after ${fmt(freeze.noticedSeconds)}, epoch ${freeze.frozenEpoch} vs fence ${freeze.fenceEpochAtContinue}, ${freeze.activeAfterContinue} lock takes after SIGCONT`,
+      );
 
     // 4. PostgreSQL restart under load.
     const restart = await restartCheck({
@@ -314,14 +359,19 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       coverage,
       rateLimit,
       handover,
+      freeze,
       restart,
       exitCodes,
       failures,
       ok: failures.length === 0,
     };
   } finally {
+    // A stopped child is continued first, so nothing is left frozen whatever the signal does.
     for (const c of children)
-      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
+      if (c.child.exitCode === null && c.child.signalCode === null) {
+        c.child.kill("SIGCONT");
+        c.child.kill("SIGKILL");
+      }
     await Promise.all(children.map((c) => c.exited));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
@@ -490,6 +540,71 @@ async function handoverCheck(o: {
     statusAdvancedSeconds: statusAdvanced,
     boundSeconds: o.boundSeconds,
     ok: writing !== null && writing <= o.boundSeconds && lockTaken !== null,
+  };
+}
+
+async function freezeCheck(o: {
+  indexers: Child[];
+  archive: ArchiveReader;
+  stallTimeoutMs: number;
+  boundSeconds: number;
+}): Promise<FreezeResult> {
+  const alive = o.indexers.filter((c) => c.child.exitCode === null);
+  const writer = alive.find((c) => c.role() === "writer");
+  const standby = alive.find((c) => c.role() === "standby");
+  if (writer === undefined || standby === undefined) throw new Error("no writer and standby to freeze");
+  const activeBefore = standby.activeCount();
+  const frozen = performance.now();
+  writer.child.kill("SIGSTOP");
+  const elapsed = (from: number) => (performance.now() - from) / 1000;
+  let lockTaken: number | null = null;
+  let writing: number | null = null;
+  let archivedAtLock = 0;
+  let fenceEpochAtContinue = 0;
+  const frozenEpoch = writer.epoch();
+  const deadline = performance.now() + Math.max(30_000, o.boundSeconds * 3000);
+  try {
+    while (performance.now() < deadline && writing === null) {
+      if (lockTaken === null && standby.activeCount() > activeBefore) {
+        lockTaken = elapsed(frozen);
+        // From here on only the standby can commit: the frozen writer's batch, if any, was ended.
+        archivedAtLock = await o.archive.count();
+      }
+      if (lockTaken !== null && (await o.archive.count()) > archivedAtLock) writing = elapsed(frozen);
+      await sleep(20);
+    }
+    fenceEpochAtContinue = await o.archive.epoch();
+  } finally {
+    writer.child.kill("SIGCONT");
+  }
+  // Continued: it must find its sessions ended, say so, and stand by; anything it logs as indexed would be a write.
+  const continued = performance.now();
+  const activeAtContinue = writer.activeCount();
+  let noticed: number | null = null;
+  while (performance.now() < continued + 30_000 && noticed === null) {
+    if (writer.lostCount() > 0 || writer.role() === "standby") noticed = elapsed(continued);
+    else await sleep(20);
+  }
+  // Time for anything it might still do (a batch it had fetched, a lock it might take) to show.
+  await sleep(o.stallTimeoutMs);
+  const activeAfterContinue = writer.activeCount() - activeAtContinue;
+  return {
+    frozenPid: writer.child.pid ?? -1,
+    stallTimeoutMs: o.stallTimeoutMs,
+    lockTakenSeconds: lockTaken,
+    writingSeconds: writing,
+    noticedSeconds: noticed,
+    frozenEpoch,
+    fenceEpochAtContinue,
+    activeAfterContinue,
+    boundSeconds: o.boundSeconds,
+    ok:
+      writing !== null &&
+      writing <= o.boundSeconds &&
+      noticed !== null &&
+      frozenEpoch !== null &&
+      fenceEpochAtContinue > frozenEpoch &&
+      activeAfterContinue === 0,
   };
 }
 
@@ -690,6 +805,10 @@ interface Child {
   child: ChildProcess;
   /** How many times it logged that it holds the writer lock. */
   activeCount(): number;
+  /** How often it logged losing the writer lock. */
+  lostCount(): number;
+  /** The writer epoch it last logged taking, if any. */
+  epoch(): number | null;
   /** What it last logged: holding the writer lock, or waiting as a standby. */
   role(): "writer" | "standby" | null;
   tail(): string;
@@ -700,10 +819,14 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let active = 0;
+  let lost = 0;
+  let epoch: number | null = null;
   let role: "writer" | "standby" | null = null;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString();
     active += text.split("indexer active").length - 1;
+    lost += text.split("lost its writer lock").length - 1;
+    for (const m of text.matchAll(/"epoch":(\d+)[^\n]*indexer active/g)) epoch = Number(m[1]);
     const [w, s] = [text.lastIndexOf("indexer active"), text.lastIndexOf("waiting as a standby")];
     if (w !== -1 || s !== -1) role = w > s ? "writer" : "standby";
     out = (out + text).slice(-200_000);
@@ -715,6 +838,8 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
     name,
     child,
     activeCount: () => active,
+    lostCount: () => lost,
+    epoch: () => epoch,
     role: () => role,
     tail: () => out.slice(-2000),
     exited,
@@ -776,6 +901,7 @@ interface ArchiveReader {
   count(): Promise<number>;
   /** The indexer's processed ledger as committed (what /v1/status reports as the Indexer's ledger). */
   processedLedger(): Promise<number>;
+  epoch(): Promise<number>;
   compare(
     referenceIds: string[],
   ): Promise<{ lost: number; extra: number; duplicated: number; archived: number }>;
@@ -810,6 +936,7 @@ function archiveReader(url: string): ArchiveReader {
   return {
     count: () => n("select count(*) as n from events"),
     processedLedger: () => n("select max(processed_ledger) as n from indexer_state"),
+    epoch: () => n("select epoch as n from writer_fence where id = 1"),
     compare: async (ids) => ({
       lost: await n(
         "select count(*) as n from unnest($1::text[]) as ref(id) where not exists (select 1 from events e where e.id = ref.id)",

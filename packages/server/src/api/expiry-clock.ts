@@ -6,6 +6,7 @@ import { desc, isNotNull } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { events } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { type ChainHeadSource, observeLiveHead } from "./chain-head.ts";
 
 export const CHAIN_TIME_REFRESH_MS = 5_000;
@@ -76,7 +77,10 @@ export class ExpiryClock {
         .limit(1);
       return row?.at == null ? null : Math.floor(row.at.getTime() / 1000);
     } catch (err) {
-      this.#log.warn({ err }, "cannot read the latest archived chain time");
+      // A database that is down or a replica that has not replayed the migrations yet is a state the API
+      // already answers (503) and reports (/v1/status), not a fault of the clock: the wall clock stands in.
+      if (isDatabaseUnavailable(err)) this.#log.debug({ err }, "latest archived chain time not readable now");
+      else this.#log.warn({ err }, "cannot read the latest archived chain time");
       return null;
     }
   }

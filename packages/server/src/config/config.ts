@@ -39,6 +39,11 @@ export interface Config {
     readonly readUrl: string;
     /** PostgreSQL: no statement runs longer; a stuck database fails fast (503) instead of holding requests. */
     readonly statementTimeoutMs: number;
+    /**
+     * PostgreSQL: longest the writer (`index`, `start`) may stop talking to the database — frozen, paused, cut
+     * off — before it loses the writer lock and its open batch, so a standby takes over (docs/operations.md).
+     */
+    readonly writerStallTimeoutMs: number;
   };
   readonly redisUrl: string | null;
   readonly chain: {

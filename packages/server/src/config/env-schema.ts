@@ -164,6 +164,7 @@ const envShape = {
   HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(1000, 600_000).default(5_000)),
   HTTP_MAX_CONNECTIONS: variable(integer(1, 1_000_000).default(10_000)),
   DATABASE_STATEMENT_TIMEOUT_MS: variable(integer(100, 600_000).default(5_000)),
+  WRITER_STALL_TIMEOUT_MS: variable(integer(1000, 600_000).default(10_000)),
   DATABASE_URL: variable(databaseUrl().optional()),
   DATABASE_READ_URL: variable(databaseUrl().optional()),
   REDIS_URL: variable(redisUrl().optional()),

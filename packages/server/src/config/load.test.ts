@@ -64,7 +64,12 @@ describe("loadConfig defaults", () => {
 
   it("puts an embedded PGlite database in DATA_DIR/pglite and reads from it too", () => {
     const url = pathToFileURL(resolve("./data/pglite")).href;
-    expect(config.database).toEqual({ url, readUrl: url, statementTimeoutMs: 5000 });
+    expect(config.database).toEqual({
+      url,
+      readUrl: url,
+      statementTimeoutMs: 5000,
+      writerStallTimeoutMs: 10_000,
+    });
     const elsewhere = loadConfig({ DATA_DIR: "/srv/namereg" });
     expect(elsewhere.database.url).toBe("file:///srv/namereg/pglite");
   });
@@ -157,6 +162,7 @@ describe("loadConfig values", () => {
       url: "memory://",
       readUrl: "memory://",
       statementTimeoutMs: 5000,
+      writerStallTimeoutMs: 10_000,
     });
     expect(loadConfig({ DATABASE_URL: "file:///var/lib/nr" }).database.url).toBe("file:///var/lib/nr");
     expect(loadConfig({ BILLING_GRACE_UNTIL: "2026-03-01T10:00:00+02:00" }).billing.graceUntil).toBe(

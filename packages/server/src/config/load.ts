@@ -170,6 +170,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       url: databaseUrl,
       readUrl: env.DATABASE_READ_URL ?? databaseUrl,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      writerStallTimeoutMs: env.WRITER_STALL_TIMEOUT_MS,
     },
     redisUrl: env.REDIS_URL ?? null,
     chain: {

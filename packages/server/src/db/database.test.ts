@@ -23,6 +23,12 @@ describe("openDatabase on in-memory PGlite", () => {
     expect(database.replica).toBe(database.db);
   });
 
+  it("has, as its own replica, every migration the code ships once migrated", async () => {
+    const schema = await database.replicaSchema();
+    expect(schema).toMatchObject({ current: true, latest: expect.stringMatching(/^\d{4}_/) });
+    expect(schema.applied).toBe(schema.shipped);
+  });
+
   it("migrates, writes and reads with drizzle", async () => {
     await database.db.insert(meta).values({ key: "greeting", value: "hello" });
     const [row] = await database.replica.select().from(meta).where(eq(meta.key, "greeting"));

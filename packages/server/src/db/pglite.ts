@@ -7,6 +7,7 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { claimDataDir } from "./data-dir-claim.ts";
 import { LocalLocks } from "./local-locks.ts";
+import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
 import type { Database, Db, Row } from "./types.ts";
@@ -50,6 +51,8 @@ export function pgliteDatabase(client: PGlite): Database {
     migrate: async () => {
       await migrate(drizzleDb, { migrationsFolder: MIGRATIONS_FOLDER });
     },
+    // One connection: the "replica" is the writer, migrated before use.
+    replicaSchema: () => replicaSchemaOf(async (sql) => (await client.query<never>(sql)).rows),
     healthy: () => withinTime(() => client.query("select 1"), 2000),
     query: async <T extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
       (await client.query<T>(sql, [...params])).rows,

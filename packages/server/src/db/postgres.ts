@@ -4,9 +4,11 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { PgListener } from "./pg-listener.ts";
+import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { advisoryLockKey, checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
 import type { AdvisoryLock, Database, Db, Row } from "./types.ts";
+import { replicaError } from "./unavailable.ts";
 
 export interface PostgresOptions {
   readonly url: string;
@@ -41,7 +43,7 @@ export function openPostgres(options: PostgresOptions): Database {
     return p;
   };
   const writerPool = pool(url);
-  const readerPool = readUrl === url ? writerPool : pool(readUrl);
+  const readerPool = readUrl === url ? writerPool : replicaPool(pool(readUrl));
   const db: Db = drizzle({ client: writerPool, schema });
   const replica: Db = readerPool === writerPool ? db : drizzle({ client: readerPool, schema });
   const listener = new PgListener(url, onError);
@@ -64,12 +66,13 @@ export function openPostgres(options: PostgresOptions): Database {
     return client;
   };
 
-  const hold = (client: pg.Client, key: bigint): AdvisoryLock => {
+  const hold = async (client: pg.Client, key: bigint, leaseMs: number | undefined): Promise<AdvisoryLock> => {
     const lost = new AbortController();
     let released = false;
     client.on("end", () => {
       if (!released) lost.abort(new Error("the connection holding the advisory lock ended"));
     });
+    if (leaseMs !== undefined) await lease(client, leaseMs);
     return {
       key,
       lost: lost.signal,
@@ -102,6 +105,8 @@ export function openPostgres(options: PostgresOptions): Database {
       idle: writerPool.idleCount,
       waiting: writerPool.waitingCount,
     }),
+    replicaSchema: () =>
+      replicaSchemaOf(async <T extends Row>(sql: string) => (await readerPool.query<T>(sql)).rows),
     healthy: async () => {
       const checks = [withinTime(() => writerPool.query("select 1"), 2000)];
       if (readerPool !== writerPool) checks.push(withinTime(() => readerPool.query("select 1"), 2000));
@@ -114,7 +119,7 @@ export function openPostgres(options: PostgresOptions): Database {
     },
     listen: (channel, onPayload, listenOptions = {}) =>
       listener.subscribe(checkChannel(channel), onPayload, listenOptions),
-    tryAdvisoryLock: async (key) => {
+    tryAdvisoryLock: async (key, lockOptions = {}) => {
       const k = lockKey(key);
       const client = await session();
       try {
@@ -122,7 +127,7 @@ export function openPostgres(options: PostgresOptions): Database {
           "select pg_try_advisory_lock($1::bigint) as ok",
           [k.toString()],
         );
-        if (rows[0]?.ok === true) return hold(client, k);
+        if (rows[0]?.ok === true) return await hold(client, k, lockOptions.leaseMs);
       } catch (error) {
         await client.end().catch(() => {});
         throw error;
@@ -152,7 +157,12 @@ export function openPostgres(options: PostgresOptions): Database {
         await client.end().catch(() => {});
         throw signal.reason;
       }
-      return hold(client, k);
+      try {
+        return await hold(client, k, lockOptions.leaseMs);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
     },
     close: async () => {
       await listener.close();
@@ -161,4 +171,40 @@ export function openPostgres(options: PostgresOptions): Database {
       if (readerPool !== writerPool) await readerPool.end();
     },
   };
+}
+
+/**
+ * The replica's errors that say its schema is behind the code's become ReplicaBehindError, which the API answers
+ * with 503 like any unavailable database (unavailable.ts). Drizzle reads through `pool.query` (promise form).
+ */
+function replicaPool(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise
+      ? result.catch((error: unknown) => {
+          throw replicaError(error);
+        })
+      : result;
+  };
+  return pool;
+}
+
+/** Turns a lock session into a lease (LockOptions.leaseMs): the server ends it after `leaseMs` of silence. */
+async function lease(client: pg.Client, leaseMs: number): Promise<void> {
+  try {
+    await client.query("select set_config('idle_session_timeout', $1, false)", [`${leaseMs}ms`]);
+  } catch (error) {
+    // Before PostgreSQL 14 there is no such setting: the lock is held until its connection ends, as before.
+    if ((error as { code?: unknown }).code !== "42704") throw error;
+    return;
+  }
+  // Several heartbeats per lease, so a busy event loop (a long batch, a GC pause) does not cost the lock. A
+  // heartbeat that fails means the session is gone or unusable: ending it makes the loss known at once.
+  const beat = setInterval(
+    () => void client.query("select 1").catch(() => client.end().catch(() => {})),
+    Math.max(100, Math.floor(leaseMs / 4)),
+  );
+  beat.unref();
+  client.once("end", () => clearInterval(beat));
 }

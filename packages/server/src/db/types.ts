@@ -1,4 +1,5 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ReplicaSchema } from "./replica-schema.ts";
 import type * as schema from "./schema.ts";
 import type { DatabaseKind } from "./url.ts";
 
@@ -21,6 +22,16 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+export interface LockOptions {
+  /**
+   * PostgreSQL: hold the lock as a lease. Its session says it is alive several times per `leaseMs`, and the
+   * server ends a session that has said nothing for `leaseMs` (`idle_session_timeout`, PostgreSQL 14+), which
+   * frees the lock. A holder that is frozen (SIGSTOP, a paused VM) or cut off so loses it within `leaseMs`,
+   * instead of keeping it for as long as its TCP connection looks open. Default: held until the connection ends.
+   */
+  readonly leaseMs?: number;
+}
+
 /** A session-level advisory lock, held until released or until its connection is lost. */
 export interface AdvisoryLock {
   readonly key: bigint;
@@ -37,6 +48,11 @@ export interface Database {
   readonly replica: Db;
   /** Applies the committed migrations; safe to run from several processes at once. */
   migrate(): Promise<void>;
+  /**
+   * Whether the read replica has replayed the migrations this code ships (db/replica-schema.ts); current at once
+   * where the replica is the writer. Throws when the replica does not answer.
+   */
+  replicaSchema(): Promise<ReplicaSchema>;
   /** True when the writer and replica each answer a trivial query in time. Never throws. */
   healthy(): Promise<boolean>;
   /** Connections of the writer pool (PostgreSQL); undefined for PGlite's single connection. */
@@ -55,8 +71,11 @@ export interface Database {
     options?: ListenOptions,
   ): Promise<Subscription>;
   /** Takes the lock if no other session holds it, else null. */
-  tryAdvisoryLock(key: bigint | number): Promise<AdvisoryLock | null>;
+  tryAdvisoryLock(key: bigint | number, options?: LockOptions): Promise<AdvisoryLock | null>;
   /** Waits for the lock; rejects with the signal's reason if it is aborted first. */
-  advisoryLock(key: bigint | number, options?: { readonly signal?: AbortSignal }): Promise<AdvisoryLock>;
+  advisoryLock(
+    key: bigint | number,
+    options?: LockOptions & { readonly signal?: AbortSignal },
+  ): Promise<AdvisoryLock>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./unavailable.ts";
+import { isDatabaseUnavailable, ReplicaBehindError, replicaError } from "./unavailable.ts";
 
 const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
 const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1"), { cause });
@@ -16,12 +16,19 @@ describe("isDatabaseUnavailable", () => {
     ["connect timeout", new Error("timeout exceeded when trying to connect")],
     ["read timeout", new Error("Query read timeout")],
     ["wrapped by Drizzle", wrapped(coded("ECONNREFUSED"))],
+    [
+      "a replica without the table yet",
+      wrapped(replicaError(coded("42P01", 'relation "names" does not exist'))),
+    ],
+    ["a replica without the column yet", wrapped(replicaError(coded("42703")))],
   ])("is true for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it.each([
     ["a syntax error", coded("42601", "syntax error")],
+    // A missing table on the writer, which is migrated before use, is a fault; only the replica's is a state.
+    ["a missing table on the writer", wrapped(coded("42P01", 'relation "names" does not exist'))],
     ["a unique violation", wrapped(coded("23505"))],
     ["a plain error", new Error("boom")],
     ["not an error", "ECONNREFUSED"],
@@ -31,5 +38,15 @@ describe("isDatabaseUnavailable", () => {
     ],
   ])("is false for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("replicaError", () => {
+  it("marks the replica's missing table, column or function, and leaves every other error as it was", () => {
+    for (const code of ["42P01", "42703", "42883"]) {
+      expect(replicaError(coded(code))).toBeInstanceOf(ReplicaBehindError);
+    }
+    const other = coded("23505");
+    expect(replicaError(other)).toBe(other);
   });
 });

@@ -26,8 +26,31 @@ const UNAVAILABLE_MESSAGES = [
   "Client was closed and is not queryable",
 ];
 
+/**
+ * The read replica does not have the schema this code reads yet: it has not replayed the latest migrations (a
+ * table, column or function is missing there). A replica that is behind is a normal state that passes, so it
+ * reads as unavailable, not as a fault. Raised only for errors of the replica's pool (postgres.ts): the same
+ * SQLSTATE on the writer, which is migrated before anything runs, is a fault.
+ */
+export class ReplicaBehindError extends Error {
+  constructor(cause: unknown) {
+    super("the read replica does not have the current schema yet (migrations not replayed)", { cause });
+    this.name = "ReplicaBehindError";
+  }
+}
+
+/** undefined_table, undefined_column, undefined_function (pg_trgm's operators before its migration). */
+const SCHEMA_BEHIND_SQLSTATE = new Set(["42P01", "42703", "42883"]);
+
+/** The replica's error as ReplicaBehindError when it says the schema is behind, else unchanged. */
+export function replicaError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && SCHEMA_BEHIND_SQLSTATE.has(code) ? new ReplicaBehindError(error) : error;
+}
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
+    if (e instanceof ReplicaBehindError) return true;
     const { code, message } = e as { code?: unknown; message?: unknown };
     // An HTTP call (undici's fetch, e.g. to the RPC) failing on the same socket errors is not the database.
     if (message === "fetch failed") return false;

@@ -65,13 +65,15 @@ export async function applyBatch(
     rereads: Map<string, Namespace | null>;
     /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
     epoch?: number;
+    /** With `epoch`: the batch is ended by the server once it sits idle this long (writer-fence.ts). */
+    stallTimeoutMs?: number;
     /** A tool writing next to the writer (backfill): serialise with its batches through the fence. */
     exclusive?: boolean;
   },
 ): Promise<BatchResult> {
   const incoming = input.events;
   const result = await db.transaction(async (tx) => {
-    if (input.epoch !== undefined) await assertWriter(tx, input.epoch);
+    if (input.epoch !== undefined) await assertWriter(tx, input.epoch, input.stallTimeoutMs);
     if (input.exclusive === true) await excludeWriter(tx);
     const replay = input.mode === "replay";
     const known = replay ? new Set<string>() : await archivedIds(tx, incoming);

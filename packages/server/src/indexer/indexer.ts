@@ -51,6 +51,8 @@ export interface IndexerOptions {
    * proves it is still current; omitted only where nothing else can write.
    */
   epoch?: number;
+  /** With `epoch`: a write transaction left idle this long is ended by the server (writer-fence.ts). */
+  stallTimeoutMs?: number;
   onBatch?: (info: BatchInfo) => void;
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
   onError?: (err: unknown) => void;
@@ -58,9 +60,9 @@ export interface IndexerOptions {
 
 export class Indexer {
   private readonly o: Required<
-    Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "legacyLabels">
+    Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "legacyLabels">
   > &
-    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch">;
+    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs">;
   private readonly cache: IndexerCache;
   private lastHead: number | null = null;
   private rpcFailing = false;
@@ -232,6 +234,7 @@ export class Indexer {
         next: batch.next,
         rereads,
         ...(this.o.epoch === undefined ? {} : { epoch: this.o.epoch }),
+        ...(this.o.stallTimeoutMs === undefined ? {} : { stallTimeoutMs: this.o.stallTimeoutMs }),
       });
       this.o.onBatch?.({
         ...result,
@@ -359,7 +362,7 @@ export class Indexer {
   }
 
   private async fence(tx: Db): Promise<void> {
-    if (this.o.epoch !== undefined) await assertWriter(tx, this.o.epoch);
+    if (this.o.epoch !== undefined) await assertWriter(tx, this.o.epoch, this.o.stallTimeoutMs);
   }
 
   private async observeHead(sequence: number): Promise<void> {

@@ -14,6 +14,7 @@ import { RpcClient } from "../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../config/index.ts";
 import { DataDirInUseError, dataDirHolder } from "../db/data-dir-claim.ts";
 import { type Database, openDatabase } from "../db/index.ts";
+import { waitForReplicaSchema } from "../db/replica-schema.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
@@ -131,9 +132,14 @@ export async function migrateCommand(env?: Env): Promise<void> {
 
 export async function serveCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("serve", env);
+  const { signal, done } = untilSignal();
+  // Not listening (so not ready, not even /health) until the read replica can serve this code's queries.
+  if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
+    await rt.database.close();
+    return;
+  }
   const { app, url } = await startApi(rt);
   rt.logger.info({ url }, "API listening");
-  const { done } = untilSignal();
   rt.logger.info({ signal: await done }, "shutting down");
   await app.close();
   await rt.database.close();
@@ -155,6 +161,10 @@ export async function startCommand(
 ): Promise<void> {
   const rt = await openRuntime(role, env);
   const { signal, done } = untilSignal();
+  if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
+    await rt.database.close();
+    return;
+  }
   // One registry for the process: the API serves what the in-process indexer counts.
   const metrics = new ServiceMetrics();
   const { app, url } = await startApi(rt, metrics);

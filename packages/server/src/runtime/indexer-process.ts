@@ -1,8 +1,9 @@
 // The indexer as a process: exactly one writer per database. On Postgres it holds an advisory lock while it
 // writes; a second `namereg index` waits as a standby and takes over within seconds when the holder's connection
 // dies (the lock goes with it). The lock elects; the writer epoch fences (db/writer-fence.ts), so a writer that
-// has not yet noticed its loss cannot commit. A lost lock or a database outage sends the process back to taking
-// the lock, with backoff, never to exit.
+// has not yet noticed its loss cannot commit. The lock is a lease and every batch is bounded, so a writer that is
+// frozen rather than dead also loses its place within WRITER_STALL_TIMEOUT_MS. A lost lock or a database outage
+// sends the process back to taking the lock, with backoff, never to exit.
 import type { Logger } from "pino";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
@@ -67,16 +68,19 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
   }
   const legacyLabels = await legacyLabelsOf(config, logger);
   const key = advisoryLockKey(INDEXER_LOCK);
+  // A writer that stops answering (frozen, paused, cut off) loses the lock after this much silence, and its open
+  // batch with it; the standby then takes over (docs/operations.md, WRITER_STALL_TIMEOUT_MS).
+  const leaseMs = config.database.writerStallTimeoutMs;
   const backoff = new Backoff();
   // Each turn: become the writer (or wait as a standby), write until the lock or the database goes, start over.
   // Only the signal ends the loop; a database outage is waited out, however long.
   while (!signal.aborted) {
     let lock: AdvisoryLock | null;
     try {
-      lock = await database.tryAdvisoryLock(key);
+      lock = await database.tryAdvisoryLock(key, { leaseMs });
       if (lock === null) {
         logger.info("another indexer holds the writer lock; waiting as a standby");
-        lock = await database.advisoryLock(key, { signal });
+        lock = await database.advisoryLock(key, { signal, leaseMs });
       }
     } catch (err) {
       if (signal.aborted) return;
@@ -112,7 +116,8 @@ async function writeWhileHolding(
   const { config, database, logger, signal } = opts;
   const stop = AbortSignal.any([signal, lock.lost]);
   // Taken with the lock held: waits for a deposed writer's batch in flight, then makes its next one fail.
-  const epoch = await takeWriterEpoch(database.db);
+  const stallTimeoutMs = database.kind === "postgres" ? config.database.writerStallTimeoutMs : undefined;
+  const epoch = await takeWriterEpoch(database.db, stallTimeoutMs === undefined ? {} : { stallTimeoutMs });
   const rpc = new RpcClient(chain.rpcUrl);
   const reporter = progressReporter({ logger });
   const indexer = new Indexer({
@@ -123,6 +128,7 @@ async function writeWhileHolding(
     registryId: chain.registryId,
     legacyLabels: chain.legacyLabels,
     epoch,
+    ...(stallTimeoutMs === undefined ? {} : { stallTimeoutMs }),
     // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
     // a single connection.
     concurrency: database.kind === "postgres" ? 2 : 1,
