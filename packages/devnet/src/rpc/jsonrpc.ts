@@ -21,8 +21,16 @@ export interface JsonRpcResponse {
 /** stellar-rpc's answer to a call that ran past its method's execution limit. */
 export const EXCEEDED_PROCESSING_LIMIT = new RpcError(-32001, "request exceeded processing limit threshold");
 
-/** The body to send, or `timeout`: the request ran past its deadline (HTTP 504), or `aborted`: the client left. */
-export type JsonRpcOutcome = { kind: "body"; body: string } | { kind: "timeout" } | { kind: "aborted" };
+/**
+ * The body to send in pieces (a batch's answers one by one, so neither side builds one giant string), or `timeout`:
+ * the request ran past its deadline (HTTP 504), or `aborted`: the client left.
+ */
+export type JsonRpcOutcome = { kind: "body"; body: Buffer[] } | { kind: "timeout" } | { kind: "aborted" };
+
+const bodyOf = (answer: JsonRpcResponse): JsonRpcOutcome => ({
+  kind: "body",
+  body: [Buffer.from(JSON.stringify(answer))],
+});
 
 export interface JsonRpcRun {
   /** `performance.now()` after which the request is answered 504. */
@@ -92,31 +100,27 @@ export async function handleJsonRpc(
   try {
     parsed = JSON.parse(body);
   } catch {
-    return {
-      kind: "body",
-      body: JSON.stringify(
-        errorResponse(null, new RpcError(RpcCode.parseError, "invalid JSON request message")),
-      ),
-    };
+    return bodyOf(errorResponse(null, new RpcError(RpcCode.parseError, "invalid JSON request message")));
   }
   if (!Array.isArray(parsed)) {
-    const answer = JSON.stringify(handleOne(parsed, ctx, faults));
-    return performance.now() > run.deadline ? { kind: "timeout" } : { kind: "body", body: answer };
+    const answer = bodyOf(handleOne(parsed, ctx, faults));
+    return performance.now() > run.deadline ? { kind: "timeout" } : answer;
   }
   if (parsed.length === 0) {
-    return {
-      kind: "body",
-      body: JSON.stringify(errorResponse(null, new RpcError(RpcCode.invalidRequest, "empty request batch"))),
-    };
+    return bodyOf(errorResponse(null, new RpcError(RpcCode.invalidRequest, "empty request batch")));
   }
-  // Each answer is serialised at once: a string holds a page of events in far less memory than its objects.
-  const parts: string[] = [];
+  // Each answer is serialised at once, into bytes outside the JS heap: a page of events takes far less room so than
+  // as objects, and the garbage collector does not walk it.
+  const parts: Buffer[] = [];
   for (const request of parsed) {
     if (run.gone()) return { kind: "aborted" };
     if (performance.now() > run.deadline) return { kind: "timeout" };
-    parts.push(JSON.stringify(handleOne(request, ctx, faults)));
+    parts.push(
+      Buffer.from(`${parts.length === 0 ? "[" : ","}${JSON.stringify(handleOne(request, ctx, faults))}`),
+    );
     await yieldToEventLoop();
   }
   if (performance.now() > run.deadline) return { kind: "timeout" };
-  return { kind: "body", body: `[${parts.join(",")}]` };
+  parts.push(Buffer.from("]"));
+  return { kind: "body", body: parts };
 }

@@ -69,6 +69,30 @@ function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.end(text);
 }
 
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/** Writes a body given in pieces, waiting for the socket to drain between them rather than queueing them all. */
+async function sendJsonParts(res: ServerResponse, parts: readonly Buffer[]): Promise<void> {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  res.writeHead(200, { "content-type": "application/json", "content-length": length });
+  for (const part of parts) {
+    if (res.destroyed) return;
+    if (!res.write(part)) await drainedOrClosed(res);
+  }
+  res.end();
+}
+
 /** A bare status, as stellar-rpc's limiters answer (503 backlog full, 504 execution time exceeded). */
 function sendEmpty(res: ServerResponse, status: number): void {
   res.writeHead(status, { "content-length": 0 });
@@ -178,7 +202,7 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RunningServer> {
       deadline: performance.now() + limits.maxRequestExecutionMs,
       gone: () => gone,
     });
-    if (outcome.kind === "body") return sendJsonText(res, 200, outcome.body);
+    if (outcome.kind === "body") return sendJsonParts(res, outcome.body);
     if (outcome.kind === "timeout") return sendEmpty(res, 504);
   }
 
