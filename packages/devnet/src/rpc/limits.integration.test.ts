@@ -151,6 +151,42 @@ describe("with stellar-rpc's default limits", () => {
   });
 });
 
+describe("page limits", () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ closeIntervalMs: 0 });
+    fillEvents(devnet, 60, 1);
+  });
+  afterAll(async () => devnet?.stop());
+
+  const ask = async (method: string, params: unknown) =>
+    JSON.parse((await post(devnet.rpcUrl, JSON.stringify(call(1, method, params)))).text) as {
+      result?: { ledgers?: unknown[] };
+      error?: unknown;
+    };
+
+  it("refuses a limit over the maximum with stellar-rpc's code for each method", async () => {
+    expect(
+      (await ask("getEvents", { startLedger: 2, filters: [], pagination: { limit: 10_001 } })).error,
+    ).toEqual({
+      code: -32602,
+      message: "limit must not exceed 10000",
+    });
+    expect((await ask("getLedgers", { startLedger: 2, pagination: { limit: 201 } })).error).toEqual({
+      code: -32600,
+      message: "limit must not exceed 200",
+    });
+    expect((await ask("getTransactions", { startLedger: 2, pagination: { limit: 201 } })).error).toEqual({
+      code: -32600,
+      message: "limit must not exceed 200",
+    });
+  });
+
+  it("pages getLedgers by stellar-rpc's default of 50", async () => {
+    expect((await ask("getLedgers", { startLedger: 2 })).result?.ledgers).toHaveLength(50);
+  });
+});
+
 describe("with limits set as options", () => {
   let devnet: Devnet;
   beforeAll(async () => {
