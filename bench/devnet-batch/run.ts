@@ -1,11 +1,15 @@
-// Measures one large JSON-RPC batch (not a test): a demo devnet in a child process, a batch of N getEvents sent to
-// it while a getHealth is asked every 50 ms; prints the batch's time, the devnet's longest event-loop stall and peak
-// RSS. Run: npx node packages/devnet/src/rpc/measure-batch.ts [calls=2400]
+// One large JSON-RPC batch against a devnet: a demo devnet in a child process, a batch of N getEvents sent to it
+// while a getHealth is asked every 50 ms; prints the batch's time, the slowest getHealth, the devnet's longest
+// event-loop stall and peak RSS. Baseline, measured in the same run: the slowest of 20 getHealth on the idle devnet.
+//   npx node bench/devnet-batch/run.ts [calls=2400]
 import { fork } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { startNamingDevnet } from "../naming-devnet.ts";
+import { startNamingDevnet } from "@namereg/devnet";
 
-type Message = { url: string; start: number } | { maxLoopDelayMs: number; peakRssMB: number };
+type Message =
+  | { url: string; start: number }
+  | { started: true }
+  | { maxLoopDelayMs: number; peakRssMB: number };
 
 async function serve(): Promise<void> {
   const devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 1000 });
@@ -18,6 +22,7 @@ async function serve(): Promise<void> {
     if (m === "start") {
       delay.enable();
       peak = 0;
+      process.send?.({ started: true });
     } else if (m === "stats") {
       delay.disable();
       process.send?.({
@@ -47,14 +52,23 @@ async function measure(calls: number): Promise<void> {
     );
     const rpc = (body: string) =>
       fetch(ready.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const health = '{"jsonrpc":"2.0","id":1,"method":"getHealth"}';
+    for (let i = 0; i < 5; i++) await (await rpc(health)).text(); // warm-up: connection, JIT
+    let idleSlowest = 0;
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      await (await rpc(health)).text();
+      idleSlowest = Math.max(idleSlowest, performance.now() - t);
+    }
     child.send("start");
+    await next(); // the stall monitor is on before the batch leaves
     let slowestHealth = 0;
     let healthAnswers = 0;
     let stop = false;
     const healthLoop = (async () => {
       while (!stop) {
         const t = performance.now();
-        await (await rpc('{"jsonrpc":"2.0","id":1,"method":"getHealth"}')).text();
+        await (await rpc(health)).text();
         slowestHealth = Math.max(slowestHealth, performance.now() - t);
         healthAnswers++;
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -76,6 +90,7 @@ async function measure(calls: number): Promise<void> {
       batchMs: Math.round(batchMs),
       healthAnswersDuring: healthAnswers,
       slowestHealthMs: Math.round(slowestHealth),
+      idleSlowestHealthMs: +idleSlowest.toFixed(1),
       ...stats,
     });
   } finally {
