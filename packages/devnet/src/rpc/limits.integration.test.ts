@@ -234,6 +234,32 @@ describe("with limits set as options", () => {
   });
 });
 
+describe("with a 1 ms limit on getEvents", () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ closeIntervalMs: 0, limits: { methodExecutionMs: { getEvents: 1 } } });
+    fillEvents(devnet, 10, 1_000);
+  });
+  afterAll(async () => devnet?.stop());
+
+  it("answers a call that overran its method's limit -32001, as stellar-rpc, and the others as usual", async () => {
+    // A page of 10,000 events cannot be built within 1 ms.
+    const batch = JSON.stringify([
+      call(1, "getEvents", { startLedger: 2, filters: [], pagination: { limit: 10_000 } }),
+      call(2, "getHealth"),
+    ]);
+    const reply = await post(devnet.rpcUrl, batch);
+    expect(reply.status).toBe(200);
+    const [events, health] = JSON.parse(reply.text) as [unknown, { result: { status: string } }];
+    expect(events).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32001, message: "request exceeded processing limit threshold" },
+    });
+    expect(health.result.status).toBe("healthy");
+  });
+});
+
 describe("with a global backlog of one request", () => {
   let devnet: Devnet;
   beforeAll(async () => {
