@@ -2,7 +2,7 @@
 // meets the same refusals here as against a real node. What each limit answers, as stellar-rpc answers it:
 // - a body over `maxRequestBytes` (stellar-rpc: 512 KiB, a constant there): HTTP 500, `text/plain`,
 //   `http: request body too large`, connection closed;
-// - an HTTP request (a single call or a whole batch) still running after `maxRequestExecutionMs`
+// - an HTTP request (a single call or a whole batch) still running `maxRequestExecutionMs` after its body was read
 //   (`max-request-execution-duration`, 25 s): HTTP 504 with an empty body;
 // - one call running longer than its method's `methodExecutionMs` (`max-<method>-execution-duration`): that call
 //   answers -32001 `request exceeded processing limit threshold`;
