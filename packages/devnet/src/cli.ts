@@ -1,9 +1,16 @@
 // `namereg devnet`: runs a naming devnet until interrupted and prints what a client needs to reach it.
 import { parseArgs } from "node:util";
 import { type NamingDevnet, SCENARIOS, type ScenarioName, startNamingDevnet } from "./naming-devnet.ts";
+import { resolveLimits, STELLAR_RPC_LIMITS } from "./rpc/limits.ts";
 
 const USAGE = `usage: namereg devnet [--port 8000] [--scenario demo|bulk|none] [--close-interval-ms 1000]
-                      [--retention-ledgers 17280] [--bulk-events 1000000] [--bulk-namespaces 10]`;
+                      [--retention-ledgers 17280] [--bulk-events 1000000] [--bulk-namespaces 10]
+                      [--admin-port PORT] [--limits JSON]
+
+  --admin-port  serve /admin/faults (fault injection) on 127.0.0.1:PORT (also DEVNET_ADMIN_PORT; 0 = a free
+                port); without it there is no admin endpoint, and the RPC port never serves /admin
+  --limits      the RPC's request limits as a JSON object, e.g. '{"maxRequestExecutionMs":5000}'; each one left
+                out is stellar-rpc's default: ${JSON.stringify(STELLAR_RPC_LIMITS)}`;
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, min = 0): number {
   if (raw === undefined) return fallback;
@@ -18,6 +25,7 @@ export function describeDevnet(devnet: NamingDevnet): string {
     `RPC URL             ${devnet.rpcUrl}`,
     `network passphrase  ${devnet.networkPassphrase}`,
     `friendbot           ${devnet.friendbotUrl}?addr=G...`,
+    ...(devnet.adminUrl === undefined ? [] : [`faults (admin)      ${devnet.adminUrl}/admin/faults`]),
     `deployment ledger   ${devnet.deploymentLedger}`,
     `registry            ${devnet.contracts.registry}`,
     `allocator           ${devnet.contracts.allocator}`,
@@ -56,6 +64,8 @@ export async function runDevnetCli(argv: string[], env: NodeJS.ProcessEnv = proc
       "retention-ledgers": { type: "string" },
       "bulk-events": { type: "string" },
       "bulk-namespaces": { type: "string" },
+      "admin-port": { type: "string" },
+      limits: { type: "string" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -66,9 +76,20 @@ export async function runDevnetCli(argv: string[], env: NodeJS.ProcessEnv = proc
   }
   const scenario = (values.scenario ?? "demo") as ScenarioName;
   if (!SCENARIOS.includes(scenario)) throw new Error(`--scenario must be one of ${SCENARIOS.join(", ")}`);
+  const adminPort = values["admin-port"] ?? env.DEVNET_ADMIN_PORT;
+  let limits: unknown;
+  try {
+    limits = values.limits === undefined ? {} : JSON.parse(values.limits);
+  } catch {
+    throw new Error(`--limits must be a JSON object, got ${values.limits}`);
+  }
+  if (typeof limits !== "object" || limits === null || Array.isArray(limits))
+    throw new Error(`--limits must be a JSON object, got ${values.limits}`);
   const devnet = await startNamingDevnet({
     port: positiveInt("port", values.port ?? env.DEVNET_PORT, 8000),
     scenario,
+    adminPort: adminPort === undefined ? undefined : positiveInt("admin-port", adminPort, 0),
+    limits: resolveLimits(limits),
     closeIntervalMs: positiveInt("close-interval-ms", values["close-interval-ms"], 1000),
     retentionLedgers:
       values["retention-ledgers"] === undefined

@@ -3,7 +3,8 @@ import { Chain, type ChainOptions } from "./chain/chain.ts";
 import type { ClosedLedger } from "./chain/ledger-close.ts";
 import { FaultController } from "./rpc/fault-controller.ts";
 import type { Faults } from "./rpc/faults.ts";
-import { startRpcServer } from "./rpc/server.ts";
+import { type RpcLimits, type RpcLimitsUpdate, resolveLimits } from "./rpc/limits.ts";
+import { type RunningServer, startAdminServer, startRpcServer } from "./rpc/server.ts";
 
 export interface DevnetOptions extends ChainOptions {
   /** TCP port (0 = a free one). */
@@ -12,6 +13,14 @@ export interface DevnetOptions extends ChainOptions {
   /** Ledger close interval; 0 closes ledgers only on demand (`closeLedger`). Default 1000 ms. */
   closeIntervalMs?: number;
   faults?: Partial<Faults>;
+  /** The RPC's request limits; each one absent is stellar-rpc's default (rpc/limits.ts). */
+  limits?: RpcLimitsUpdate;
+  /**
+   * Port of the admin endpoint (`/admin/faults`, fault injection at runtime), a listener of its own on `adminHost`
+   * (default 127.0.0.1); 0 = a free port. Absent = no admin endpoint: the public port never serves `/admin`.
+   */
+  adminPort?: number;
+  adminHost?: string;
   /**
    * Runs on the fresh chain before the server starts and before any ledger closes: register contract kinds,
    * genesis-deploy contracts, fund accounts.
@@ -29,6 +38,9 @@ export interface Devnet {
   readonly rpcUrl: string;
   readonly networkPassphrase: string;
   readonly friendbotUrl: string;
+  /** Base URL of the admin endpoint (`${adminUrl}/admin/faults`), when `adminPort` was given. */
+  readonly adminUrl: string | undefined;
+  readonly limits: RpcLimits;
   readonly chain: Chain;
   /** Closes a ledger now (nothing closes while the head is frozen). */
   closeLedger(opts?: { closeTime?: number | bigint }): ClosedLedger;
@@ -45,8 +57,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const chain = new Chain(opts);
   await opts.setup?.(chain);
   const faults = new FaultController(chain, opts.faults);
+  const limits = resolveLimits(opts.limits);
   if (opts.build !== undefined) {
-    const builder = await startRpcServer({ chain, faults, host: "127.0.0.1", port: 0 });
+    const builder = await startRpcServer({ chain, faults, limits, host: "127.0.0.1", port: 0 });
     try {
       await opts.build({ rpcUrl: builder.url, chain });
     } finally {
@@ -56,9 +69,19 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const server = await startRpcServer({
     chain,
     faults,
+    limits,
     host: opts.host ?? "127.0.0.1",
     port: opts.port ?? 0,
   });
+  let admin: RunningServer | undefined;
+  if (opts.adminPort !== undefined) {
+    try {
+      admin = await startAdminServer({ faults, host: opts.adminHost ?? "127.0.0.1", port: opts.adminPort });
+    } catch (error) {
+      await server.close();
+      throw error;
+    }
+  }
   const tick = () => {
     try {
       chain.closeLedger();
@@ -78,6 +101,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     rpcUrl: server.url,
     networkPassphrase: chain.networkPassphrase,
     friendbotUrl: `${server.url}/friendbot`,
+    adminUrl: admin?.url,
+    limits,
     chain,
     closeLedger: (closeOpts) => chain.closeLedger(closeOpts),
     fund: (publicKey, amount) => chain.fund(publicKey, amount),
@@ -86,7 +111,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     setCloseInterval,
     async stop() {
       if (timer !== undefined) clearInterval(timer);
-      await server.close();
+      await Promise.all([server.close(), admin?.close()]);
     },
   };
 }

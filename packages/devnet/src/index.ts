@@ -33,6 +33,13 @@ export {
 } from "./naming-devnet.ts";
 export { type Faults, NO_FAULTS } from "./rpc/faults.ts";
 export {
+  LimitsValidationError,
+  type RpcLimits,
+  type RpcLimitsUpdate,
+  resolveLimits,
+  STELLAR_RPC_LIMITS,
+} from "./rpc/limits.ts";
+export {
   type BulkOptions,
   type BulkSummary,
   bulkHolder,

@@ -11,7 +11,7 @@ import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-label
 
 const USAGE = `usage: namereg <command>
 
-  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DATA_DIR)
+  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DEVNET_ADMIN_PORT, DATA_DIR)
   start     API + indexer against the configured RPC and database
   serve     API only (several replicas may run against one database)
   index     indexer only (one active writer per database; others wait as standbys)

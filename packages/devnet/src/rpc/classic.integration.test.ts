@@ -307,19 +307,6 @@ describe("JSON-RPC transport", () => {
     expect(((await noVersion.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
 
-  it("refuses a body over 512 KiB", async () => {
-    const res = await fetch(h.devnet.rpcUrl, {
-      method: "POST",
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "getHealth",
-        params: { pad: "x".repeat(600 * 1024) },
-      }),
-    });
-    expect(res.status).toBe(413);
-  });
-
   it("rejects the SDK's error object for an invalid transaction hash", async () => {
     await expect(h.server.getTransaction("abc")).rejects.toMatchObject({ code: -32602 });
     expect((await h.call("sendTransaction", { transaction: "AAAA" })).error).toEqual({

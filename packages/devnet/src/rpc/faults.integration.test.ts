@@ -1,4 +1,4 @@
-// Fault injection through /admin/faults, observed through the unchanged SDK.
+// Fault injection through /admin/faults on the admin endpoint, observed through the unchanged SDK.
 import {
   Asset,
   Keypair,
@@ -16,21 +16,40 @@ let h: Harness;
 const RETENTION = 50;
 
 async function setFaults(update: Partial<Faults> | Record<string, unknown>) {
-  const res = await fetch(`${h.devnet.rpcUrl}/admin/faults`, {
+  const res = await fetch(`${adminUrl()}/admin/faults`, {
     method: "POST",
     body: JSON.stringify(update),
   });
   return { status: res.status, body: (await res.json()) as Faults & { error?: string } };
 }
 
+function adminUrl(): string {
+  if (h.devnet.adminUrl === undefined) throw new Error("the devnet has no admin endpoint");
+  return h.devnet.adminUrl;
+}
+
 beforeAll(async () => {
-  h = await startHarness({ retentionLedgers: RETENTION, faults: { latencyMs: 0 } });
+  h = await startHarness({ retentionLedgers: RETENTION, faults: { latencyMs: 0 }, adminPort: 0 });
 });
 afterAll(async () => h?.close());
 
 describe("fault injection", () => {
+  it("is served on the admin endpoint, on loopback, and never on the RPC port", async () => {
+    expect(new URL(adminUrl()).hostname).toBe("127.0.0.1");
+    expect(adminUrl()).not.toBe(h.devnet.rpcUrl);
+    const read = await fetch(`${h.devnet.rpcUrl}/admin/faults`);
+    expect(read.status).toBe(404);
+    expect(await read.json()).toEqual({ error: "not found" });
+    const write = await fetch(`${h.devnet.rpcUrl}/admin/faults`, {
+      method: "POST",
+      body: JSON.stringify({ errorRate: 1 }),
+    });
+    expect(write.status).toBe(404);
+    expect(h.devnet.faults().errorRate).toBe(0);
+  });
+
   it("reads and validates the fault settings", async () => {
-    const current = (await (await fetch(`${h.devnet.rpcUrl}/admin/faults`)).json()) as Faults;
+    const current = (await (await fetch(`${adminUrl()}/admin/faults`)).json()) as Faults;
     expect(current).toEqual({
       latencyMs: 0,
       errorRate: 0,

@@ -1,5 +1,6 @@
 // Fault injection: latency, a seeded share of internal errors, shortened retention, a frozen head and
-// truncated getEvents pages; set at start and changed at runtime through /admin/faults.
+// truncated getEvents pages; set at start and changed at runtime through /admin/faults on the admin endpoint
+// (server.ts, startAdminServer), never on the RPC port.
 
 export interface Faults {
   /** Added latency per JSON-RPC request, milliseconds. */

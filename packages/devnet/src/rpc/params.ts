@@ -1,5 +1,5 @@
 // Typed reads of named JSON-RPC params; a wrong type is an invalid-params error.
-import { invalidParams } from "./errors.ts";
+import { invalidParams, type RpcError } from "./errors.ts";
 
 export type Params = Readonly<Record<string, unknown>>;
 
@@ -42,10 +42,18 @@ export function xdrFormat(params: Params): XdrFormat {
   throw invalidParams(`expected base64 or json for xdrFormat, got ${value}`);
 }
 
-/** Pagination limit: `fallback` when absent or 0, an error above `max`. */
-export function pageLimit(pagination: Params | undefined, fallback: number, max: number): number {
+/**
+ * Pagination limit: `fallback` when absent or 0, an error above `max` (-32602 from getEvents; getLedgers and
+ * getTransactions answer -32600 there, as stellar-rpc does).
+ */
+export function pageLimit(
+  pagination: Params | undefined,
+  fallback: number,
+  max: number,
+  overMax: (message: string) => RpcError = invalidParams,
+): number {
   const limit = pagination === undefined ? undefined : optionalNumber(pagination, "limit");
   if (limit === undefined || limit === 0) return fallback;
-  if (limit > max) throw invalidParams(`limit must not exceed ${max}`);
+  if (limit > max) throw overMax(`limit must not exceed ${max}`);
   return limit;
 }

@@ -216,7 +216,14 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     if (holder !== null) throw new DataDirInUseError(join(dataDir, "pglite"), holder);
     await rm(join(dataDir, "pglite"), { recursive: true, force: true });
   }
-  const devnet = await startNamingDevnet({ port: devnetPort, scenario: "demo", closeIntervalMs: 1000 });
+  // Fault injection stays off the public RPC port: its own listener on loopback (docs/operations.md, The devnet).
+  const devnetAdminPort = Number(env.DEVNET_ADMIN_PORT ?? 8001);
+  const devnet = await startNamingDevnet({
+    port: devnetPort,
+    adminPort: devnetAdminPort,
+    scenario: "demo",
+    closeIntervalMs: 1000,
+  });
   const devEnv: Env = {
     ...env,
     PORT: String(port),

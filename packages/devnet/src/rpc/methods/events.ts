@@ -119,7 +119,7 @@ export const getEvents: MethodHandler = (params, ctx) => {
   } else if (endLedger !== 0 && endLedger <= startLedger) {
     throw invalidParams("endLedger must be after startLedger");
   }
-  const limit = pageLimit(pagination, 100, 10_000);
+  const limit = pageLimit(pagination, ctx.limits.defaultEventsLimit, ctx.limits.maxEventsLimit);
   const filters = parseFilters(params.filters);
   const { latest, oldest } = ctx.chain;
   let window: ReturnType<typeof scanWindow>;

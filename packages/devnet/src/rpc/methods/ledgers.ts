@@ -16,7 +16,12 @@ export const getLedgers: MethodHandler = (params, ctx) => {
   } else if (start === 0) {
     throw invalidParams("startLedger must be positive");
   }
-  const limit = pageLimit(pagination, 5, 200);
+  const limit = pageLimit(
+    pagination,
+    ctx.limits.defaultLedgersLimit,
+    ctx.limits.maxLedgersLimit,
+    invalidRequest,
+  );
   const { latest, oldest } = ledgerBounds(ctx);
   if (start < oldest.sequence || start > latest.sequence) {
     if (!(cursor !== undefined && start === latest.sequence + 1)) {

@@ -101,7 +101,12 @@ export const getTransactions: MethodHandler = (params, ctx) => {
   const format = xdrFormat(params);
   const pagination = optionalObject(params, "pagination");
   const cursor = pagination === undefined ? undefined : optionalString(pagination, "cursor");
-  const limit = pageLimit(pagination, 50, 200);
+  const limit = pageLimit(
+    pagination,
+    ctx.limits.defaultTransactionsLimit,
+    ctx.limits.maxTransactionsLimit,
+    invalidRequest,
+  );
   const { latest, oldest } = ledgerBounds(ctx);
   let startLedger = optionalNumber(params, "startLedger") ?? 0;
   let afterTx = 0;
