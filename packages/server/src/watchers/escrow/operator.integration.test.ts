@@ -20,7 +20,7 @@ describe("escrow operator tooling", () => {
   it("parks a payout too small to create its destination, then pays it where the operator releases it", async () => {
     // A bounced payment whose obligation is aimed (as if by a past verdict) at an account that does not exist.
     const sender = await h.funded();
-    const paid = await h.pay(sender, "0.5", null);
+    const paid = await h.pay(sender, "2", null);
     await h.sync();
     const [bounce] = await h.database.db
       .select()
