@@ -2,7 +2,8 @@
 // A real Stellar RPC's getTransactions has no account filter, so this pages every transaction and keeps what
 // credits the account: `payment` operations, and the other ways money reaches it (path payments, account merges,
 // and Soroban token `transfer` events, read from the same transaction's contract events), each marked with its
-// kind so a consumer can hold what it cannot judge instead of absorbing it. Shared by the escrow watcher and the billing watcher:
+// kind so a consumer can hold what it cannot judge instead of absorbing it. Shared by the escrow watcher and the
+// billing watcher:
 // each consumer names its own cursor row (`payment_cursors`) and stores the payments it takes in the same
 // database transaction that advances the cursor, so a crash neither loses nor repeats a payment.
 
@@ -161,7 +162,12 @@ function tokenTransfer(event: xdr.ContractEvent): TokenTransfer | null {
   if (topics.length < 3 || name?.type !== "scvSymbol" || from === undefined || to === undefined) return null;
   if (scValToNative(name) !== "transfer" || from.type !== "scvAddress" || to.type !== "scvAddress")
     return null;
-  const value: unknown = scValToNative(data);
+  let value: unknown;
+  try {
+    value = scValToNative(data);
+  } catch {
+    return null;
+  }
   const amount =
     typeof value === "bigint"
       ? value
@@ -171,12 +177,23 @@ function tokenTransfer(event: xdr.ContractEvent): TokenTransfer | null {
         ? (value as { amount: bigint }).amount
         : null;
   if (amount === null || amount <= 0n) return null;
+  const toAddress = address(to);
+  if (toAddress === null) return null;
   return {
     contract: StrKey.encodeContract(Buffer.from(event.contractId.toBytes())),
-    from: baseAccount(String(scValToNative(from))),
-    to: baseAccount(String(scValToNative(to))),
+    // An address kind this SDK cannot render must not stop the stream: the money is still recorded (and held).
+    from: address(from) ?? "unknown",
+    to: toAddress,
     amount,
   };
+}
+
+function address(value: xdr.ScVal): string | null {
+  try {
+    return baseAccount(String(scValToNative(value)));
+  } catch {
+    return null;
+  }
 }
 
 /** The payments to `account` in one transaction of a getTransactions page (successful transactions only). */
