@@ -313,7 +313,7 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
     }
   });
 
-  it("quarantines XLM sent by a native-token transfer with a namespace's memo: held for the operator, never credited", async () => {
+  it("quarantines XLM sent by a native-token transfer with a namespace's memo, and dust: held for the operator, never credited", async () => {
     const { Wallet } = await import("@namereg/devnet");
     const wallet = new Wallet({
       rpcUrl: h.devnet.rpcUrl,
@@ -329,7 +329,13 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
       2n * PRICE,
       namespaceNode("forsale"),
     );
+    const dust = await h.payFor(payers.forsale, "forsale", "0.0000001");
     await h.sync();
+    expect(await h.payment(dust.id)).toMatchObject({
+      state: "quarantined",
+      reason: "below_price",
+      amount: 1n,
+    });
     const rows = await h.database.db
       .select()
       .from(billingPayments)
@@ -339,10 +345,10 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
     ]);
     // Nothing credited on a guess.
     expect((await h.subscription("forsale"))?.activeUntil).toEqual(before?.activeUntil);
-    expect((await listQuarantined(h.database.db)).length).toBe(quarantinedBefore + 1);
+    expect((await listQuarantined(h.database.db)).length).toBe(quarantinedBefore + 2);
     expect(await billingStatus(await h.app())).toMatchObject({
       state: "degraded",
-      quarantined: quarantinedBefore + 1,
+      quarantined: quarantinedBefore + 2,
     });
   });
 });
