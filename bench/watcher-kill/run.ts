@@ -32,6 +32,8 @@ if (only !== "billing") {
     escrow.balanceMismatches.length === 0 &&
     escrow.obligationsPaidTwice === 0 &&
     escrow.strayEscrowTransactions === 0 &&
+    escrow.payoutsParked === escrow.payoutsParkedExpected &&
+    escrow.paymentsParked === 0 &&
     escrow.reconcileOk &&
     escrow.floatError === 0n;
   console.log(`escrow exactly once: ${held ? "held" : "BROKEN"}`);

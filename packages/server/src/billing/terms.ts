@@ -13,6 +13,9 @@ export const QUARANTINE_REASONS = {
   not_native: "the payment is not in XLM",
   below_price: "the amount is less than the price of one period",
   remainder: "the amount is not a whole number of periods",
+  token_transfer: "a token contract transfer, not a payment operation",
+  path_payment: "a path payment, not a payment operation",
+  account_merge: "an account merged into the billing account, not a payment operation",
 } as const;
 
 export type QuarantineReason = keyof typeof QUARANTINE_REASONS;

@@ -1,14 +1,24 @@
-// `namereg escrow parked | release <id> [--to G…] --reason "…" | reconcile | watch`.
+// `namereg escrow parked | release <id> [--to G… | --keep] --reason "…" | refund <id> [--to G…] --reason "…" |
+// reconcile | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
-import { listParked, ReleaseError, reconcile, releaseParked } from "../watchers/escrow/operator.ts";
+import {
+  listParked,
+  ReleaseError,
+  reconcile,
+  refundParked,
+  releaseParked,
+} from "../watchers/escrow/operator.ts";
 import { openRuntime, untilSignal } from "./commands.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
 
   parked                                   list parked payouts and payments
-  release <id> [--to G…] --reason "…"      pay a parked payout again (or to another account), recording why
+  release <id> [--to G…] --reason "…"      pay a parked payout again (or to another account), recording why;
+                                           a parked payment: record that it was settled by hand
+  release <id> --keep --reason "…"         keep a parked payout in the escrow (dust not worth a fee), recording why
+  refund <id> [--to G…] --reason "…"       send a parked XLM payment back to its sender (or to another account)
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
   watch                                    run the escrow watcher only`;
 
@@ -35,7 +45,7 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
     await rt.database.close();
     return;
   }
-  if (sub !== "parked" && sub !== "release" && sub !== "reconcile") {
+  if (sub !== "parked" && sub !== "release" && sub !== "refund" && sub !== "reconcile") {
     console.error(ESCROW_USAGE);
     process.exitCode = 1;
     return;
@@ -57,14 +67,31 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
       const [id] = rest;
       if (id === undefined) throw new ReleaseError("which id? (namereg escrow parked lists them)");
       const to = option(rest, "--to");
+      const keep = rest.includes("--keep");
       const result = await releaseParked(db, id, {
+        reason: option(rest, "--reason") ?? "",
+        ...(to === undefined ? {} : { to }),
+        ...(keep ? { keep } : {}),
+      });
+      console.log(
+        result.newObligation !== null
+          ? `${id} released as ${result.newObligation}; the escrow watcher sends it on its next pass`
+          : keep
+            ? `${id} kept in the escrow`
+            : `${id} marked as settled by hand`,
+      );
+      return;
+    }
+    if (sub === "refund") {
+      const [id] = rest;
+      if (id === undefined) throw new ReleaseError("which id? (namereg escrow parked lists them)");
+      const to = option(rest, "--to");
+      const result = await refundParked(db, id, {
         reason: option(rest, "--reason") ?? "",
         ...(to === undefined ? {} : { to }),
       });
       console.log(
-        result.newObligation === null
-          ? `${id} marked as returned by hand`
-          : `${id} released as ${result.newObligation}; the escrow watcher sends it on its next pass`,
+        `${id} refunded as ${result.obligation}: ${stroopsToXlm(result.amount)} XLM → ${result.destination}; the escrow watcher sends it on its next pass`,
       );
       return;
     }

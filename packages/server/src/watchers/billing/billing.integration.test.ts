@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../../test/fixtures/billing.ts";
 import { createTestDatabase, TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
 import { runUntilIdle } from "../../../test/fixtures/demo.ts";
+import { transferNativeToken } from "../../../test/fixtures/token-transfer.ts";
 import { bearer, signIn } from "../../../test/fixtures/wallet-auth.ts";
 import type { App } from "../../api/app.ts";
 import { PERIOD_MS } from "../../billing/terms.ts";
@@ -310,6 +311,45 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
     } finally {
       h.clock.offsetMs = 0;
     }
+  });
+
+  it("quarantines XLM sent by a native-token transfer with a namespace's memo, and dust: held for the operator, never credited", async () => {
+    const { Wallet } = await import("@namereg/devnet");
+    const wallet = new Wallet({
+      rpcUrl: h.devnet.rpcUrl,
+      networkPassphrase: h.devnet.networkPassphrase,
+      settle: async () => void h.devnet.closeLedger(),
+    });
+    const before = await h.subscription("forsale");
+    const quarantinedBefore = (await listQuarantined(h.database.db)).length;
+    const sent = await transferNativeToken(
+      wallet,
+      payers.forsale,
+      h.billing.publicKey(),
+      2n * PRICE,
+      namespaceNode("forsale"),
+    );
+    const dust = await h.payFor(payers.forsale, "forsale", "0.0000001");
+    await h.sync();
+    expect(await h.payment(dust.id)).toMatchObject({
+      state: "quarantined",
+      reason: "below_price",
+      amount: 1n,
+    });
+    const rows = await h.database.db
+      .select()
+      .from(billingPayments)
+      .where(eq(billingPayments.txHash, sent.hash));
+    expect(rows.map((r) => [r.state, r.reason, r.asset, r.amount, r.source, r.periods])).toEqual([
+      ["quarantined", "token_transfer", "native", 2n * PRICE, payers.forsale.publicKey(), null],
+    ]);
+    // Nothing credited on a guess.
+    expect((await h.subscription("forsale"))?.activeUntil).toEqual(before?.activeUntil);
+    expect((await listQuarantined(h.database.db)).length).toBe(quarantinedBefore + 2);
+    expect(await billingStatus(await h.app())).toMatchObject({
+      state: "degraded",
+      quarantined: quarantinedBefore + 2,
+    });
   });
 });
 

@@ -54,7 +54,7 @@ export class BillingWatcher {
     };
   }
 
-  /** Stores new payments as `pending` with the cursor, page by page. */
+  /** Stores new payments as `pending` (other ways of paying as `quarantined`) with the cursor, page by page. */
   async ingest(): Promise<number> {
     const { db, server } = this.#o;
     return ingestPayments({
@@ -67,7 +67,13 @@ export class BillingWatcher {
       store: async (tx, payments) => {
         await tx
           .insert(billingPayments)
-          .values(payments.map((p) => ({ ...p, state: "pending" })))
+          .values(
+            payments.map(({ kind, ...p }) =>
+              // Only a `payment` operation is judged (docs/billing.md); money that arrived any other way is
+              // quarantined as it is stored, never credited on a guess nor left unseen.
+              kind === "payment" ? { ...p, state: "pending" } : { ...p, state: "quarantined", reason: kind },
+            ),
+          )
           .onConflictDoNothing();
       },
     });

@@ -18,7 +18,19 @@ export function obligationId(paymentId: string, purpose: Purpose): string {
   return `${paymentId}:${purpose}`;
 }
 
-/** Records obligations (amounts of zero owe nothing and are skipped); an existing one is left as it is. */
+/**
+ * The escrow sends nothing smaller than this on its own (1 XLM, stroops): every payout costs the escrow a network
+ * fee (100 stroops), so refunding dust automatically would let anyone drain the float one tiny payment at a time.
+ * Such an obligation is written parked, for the operator to release (or keep, recorded) — never absorbed.
+ */
+export const DUST_THRESHOLD = 10_000_000n;
+
+export const DUST_REASON = "dust: below 1 XLM, held instead of paying a network fee to send it";
+
+/**
+ * Records obligations (amounts of zero owe nothing and are skipped; dust is recorded parked); an existing one is
+ * left as it is.
+ */
 export async function owe(tx: Db, obligations: readonly Obligation[], now: Date): Promise<void> {
   const rows = obligations
     .filter((o) => o.amount > 0n)
@@ -28,7 +40,7 @@ export async function owe(tx: Db, obligations: readonly Obligation[], now: Date)
       purpose: o.purpose,
       destination: o.destination,
       amount: o.amount,
-      state: "pending",
+      ...(o.amount < DUST_THRESHOLD ? { state: "parked", parkedReason: DUST_REASON } : { state: "pending" }),
       createdAt: now,
       updatedAt: now,
     }));

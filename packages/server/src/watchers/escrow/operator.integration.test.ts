@@ -1,11 +1,12 @@
 // The operator's side on the devnet: a payout that cannot be delivered is parked (status degraded), released to
-// another account with a recorded reason and paid; reconcile sees a shortfall and exits non-zero on it.
+// another account with a recorded reason and paid; a release to an account that does not exist, too small to
+// create it, is parked again; reconcile sees a shortfall and exits non-zero on it.
 import { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MarketHarness, startMarketHarness, xlm } from "../../../test/fixtures/market.ts";
 import { marketPayments, marketPayouts } from "../../db/tables.ts";
-import { owe } from "./obligations.ts";
+import { DUST_REASON, owe } from "./obligations.ts";
 import { listParked, reconcile, releaseParked } from "./operator.ts";
 
 describe("escrow operator tooling", () => {
@@ -17,10 +18,10 @@ describe("escrow operator tooling", () => {
     await h?.close();
   });
 
-  it("parks a payout too small to create its destination, then pays it where the operator releases it", async () => {
+  it("parks dust aimed at a missing account, parks its release there again (too small to create it), then pays where the operator says", async () => {
     // A bounced payment whose obligation is aimed (as if by a past verdict) at an account that does not exist.
     const sender = await h.funded();
-    const paid = await h.pay(sender, "0.5", null);
+    const paid = await h.pay(sender, "2", null);
     await h.sync();
     const [bounce] = await h.database.db
       .select()
@@ -35,8 +36,8 @@ describe("escrow operator tooling", () => {
     );
     await h.sync();
     const parked = await listParked(h.database.db);
-    expect(parked.map((p) => [p.id, p.destination, p.amount])).toEqual([
-      ["manual:0:refund", nowhere, xlm("0.5")],
+    expect(parked.map((p) => [p.id, p.destination, p.amount, p.reason])).toEqual([
+      ["manual:0:refund", nowhere, xlm("0.5"), DUST_REASON],
     ]);
     const status = (await h.app.inject({ url: "/v1/status" })).json();
     expect(status.components.find((c: { name: string }) => c.name === "Escrow watcher")).toMatchObject({
@@ -45,9 +46,16 @@ describe("escrow operator tooling", () => {
     });
 
     await expect(releaseParked(h.database.db, "manual:0:refund", { reason: "" })).rejects.toThrow(/reason/);
+    await releaseParked(h.database.db, "manual:0:refund", { reason: "try the same account" });
+    await h.sync();
+    const [again] = await listParked(h.database.db);
+    expect(again).toMatchObject({
+      id: "manual:0:refund:release",
+      reason: "destination account does not exist and 0.5000000 XLM cannot create it",
+    });
     const target = await h.funded();
     const before = await h.balance(target.publicKey());
-    await releaseParked(h.database.db, "manual:0:refund", {
+    await releaseParked(h.database.db, "manual:0:refund:release", {
       to: target.publicKey(),
       reason: "sender asked by mail",
     });
@@ -59,7 +67,8 @@ describe("escrow operator tooling", () => {
       .where(eq(marketPayouts.paymentId, "manual:0"));
     expect(rows.map((r) => [r.id, r.state]).sort()).toEqual([
       ["manual:0:refund", "released"],
-      ["manual:0:refund:release", "paid"],
+      ["manual:0:refund:release", "released"],
+      ["manual:0:refund:release:release", "paid"],
     ]);
     await expect(releaseParked(h.database.db, "manual:0:refund", { reason: "again" })).rejects.toThrow(
       /released/,

@@ -1,9 +1,11 @@
-// What the operator does by hand (`namereg escrow parked|release|reconcile`): list what is parked, release a
-// parked payout (retry to the same address or pay another, with a recorded reason), and reconcile the escrow's
-// balance on chain against everything the escrow holds or owes.
+// What the operator does by hand (`namereg escrow parked|release|refund|reconcile`): list what is parked, release
+// a parked payout (retry to the same address or pay another, or keep it, with a recorded reason), refund a parked
+// payment (XLM that arrived in a way the watcher does not judge), and reconcile the escrow's balance on chain
+// against everything the escrow holds or owes.
 import { isAccountId } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, eq, inArray } from "drizzle-orm";
+import type { PaymentKind } from "../../chain/account-payments.ts";
 import { marketPayments, marketPayouts, marketSales } from "../../db/tables.ts";
 import type { Db } from "../../db/types.ts";
 
@@ -36,31 +38,57 @@ export async function listParked(db: Db): Promise<ParkedItem[]> {
       destination: p.source,
       asset: p.asset,
       amount: p.amount,
-      reason: `received ${p.asset}: only XLM is accepted; return it by hand, then release it`,
+      reason: parkedPaymentReason(p),
       since: p.decidedAt ?? p.closedAt,
     })),
   ].sort((a, b) => a.since.getTime() - b.since.getTime());
+}
+
+const ARRIVED: Record<Exclude<PaymentKind, "payment">, string> = {
+  token_transfer: "a token contract transfer",
+  path_payment: "a path payment",
+  account_merge: "an account merge",
+};
+
+function parkedPaymentReason(p: { asset: string; verdict: string | null }): string {
+  if (p.asset !== "native") {
+    const what =
+      p.verdict !== null && p.verdict in ARRIVED ? `${ARRIVED[p.verdict as keyof typeof ARRIVED]} of ` : "";
+    return `received ${what}${p.asset}: only XLM is accepted; return it by hand, then release it`;
+  }
+  const how =
+    p.verdict !== null && p.verdict in ARRIVED ? ARRIVED[p.verdict as keyof typeof ARRIVED] : p.verdict;
+  return `XLM received by ${how ?? "an operation the watcher does not judge"}, not a payment operation: refund it (or release it once settled by hand)`;
 }
 
 export class ReleaseError extends Error {}
 
 /**
  * Releases a parked payout as a new obligation (`<id>:release`) to `to` (default: the same destination), which
- * the running watcher sends; the parked row keeps its envelope and records the reason. A parked non-XLM payment
- * can only be marked as returned by hand.
+ * the running watcher sends; the parked row keeps its envelope and records the reason. With `keep` nothing is
+ * sent: the amount stays in the escrow's float by the operator's recorded decision (dust not worth a network
+ * fee). A parked payment is marked as settled by hand (returned outside the watcher, or kept as float).
  */
 export async function releaseParked(
   db: Db,
   id: string,
-  opts: { to?: string; reason: string; now?: Date },
+  opts: { to?: string; keep?: boolean; reason: string; now?: Date },
 ): Promise<{ released: string; newObligation: string | null }> {
   const now = opts.now ?? new Date();
   if (opts.reason.trim() === "") throw new ReleaseError("a reason is required (--reason)");
   if (opts.to !== undefined && !isAccountId(opts.to)) throw new ReleaseError("--to must be a G… account");
+  if (opts.to !== undefined && opts.keep === true) throw new ReleaseError("--keep sends nothing: drop --to");
   return db.transaction(async (tx) => {
     const [payout] = await tx.select().from(marketPayouts).where(eq(marketPayouts.id, id));
     if (payout !== undefined) {
       if (payout.state !== "parked") throw new ReleaseError(`payout ${id} is ${payout.state}, not parked`);
+      if (opts.keep === true) {
+        await tx
+          .update(marketPayouts)
+          .set({ state: "released", note: `kept in the escrow: ${opts.reason}`, updatedAt: now })
+          .where(and(eq(marketPayouts.id, id), eq(marketPayouts.state, "parked")));
+        return { released: id, newObligation: null };
+      }
       const next = `${id}:release`;
       await tx
         .update(marketPayouts)
@@ -83,12 +111,78 @@ export async function releaseParked(
     if (payment === undefined || payment.state !== "parked")
       throw new ReleaseError(`nothing parked has id ${id}`);
     if (opts.to !== undefined)
-      throw new ReleaseError(`${payment.asset} cannot be paid by the escrow: return it by hand`);
+      throw new ReleaseError(
+        payment.asset === "native"
+          ? `to pay parked XLM out, refund it: namereg escrow refund ${id} --to … --reason "…"`
+          : `${payment.asset} cannot be paid by the escrow: return it by hand`,
+      );
     await tx
       .update(marketPayments)
-      .set({ state: "released", verdict: `returned by hand: ${opts.reason}`, decidedAt: now })
+      .set({ state: "released", verdict: `settled by hand: ${opts.reason}`, decidedAt: now })
       .where(and(eq(marketPayments.id, id), eq(marketPayments.state, "parked")));
     return { released: id, newObligation: null };
+  });
+}
+
+/**
+ * Refunds a parked XLM payment (one that arrived by a token transfer, a path payment or a merge): in one
+ * transaction the payment leaves `parked` and the obligation `<id>:refund` to its sender (or `to`) is written,
+ * which the running watcher sends exactly once like any other (envelope and hash stored before sending, the chain
+ * asked after a crash). A second call finds nothing parked and changes nothing. The operator's decision stands
+ * whatever the amount: no dust rule applies.
+ */
+export async function refundParked(
+  db: Db,
+  id: string,
+  opts: { to?: string; reason: string; now?: Date },
+): Promise<{ refunded: string; obligation: string; destination: string; amount: bigint }> {
+  const now = opts.now ?? new Date();
+  if (opts.reason.trim() === "") throw new ReleaseError("a reason is required (--reason)");
+  if (opts.to !== undefined && !isAccountId(opts.to)) throw new ReleaseError("--to must be a G… account");
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(marketPayments).where(eq(marketPayments.id, id));
+    if (payment === undefined) {
+      const [payout] = await tx
+        .select({ state: marketPayouts.state })
+        .from(marketPayouts)
+        .where(eq(marketPayouts.id, id));
+      throw new ReleaseError(
+        payout === undefined
+          ? `nothing parked has id ${id}`
+          : `${id} is a payout: pay it with namereg escrow release ${id}`,
+      );
+    }
+    if (payment.state !== "parked") throw new ReleaseError(`payment ${id} is ${payment.state}, not parked`);
+    if (payment.asset !== "native")
+      throw new ReleaseError(
+        `${payment.asset} cannot be paid by the escrow: return it by hand, then release it`,
+      );
+    const destination = opts.to ?? payment.source;
+    // A token transfer may come from a contract (C…): the escrow pays only accounts.
+    if (!isAccountId(destination))
+      throw new ReleaseError(`the sender ${destination} is not an account: say where with --to G…`);
+    const moved = await tx
+      .update(marketPayments)
+      .set({ state: "returned", verdict: `refunded by the operator: ${opts.reason}`, decidedAt: now })
+      .where(and(eq(marketPayments.id, id), eq(marketPayments.state, "parked")))
+      .returning({ id: marketPayments.id });
+    if (moved.length === 0) throw new ReleaseError(`payment ${id} was settled meanwhile; nothing done`);
+    const obligation = `${id}:refund`;
+    await tx
+      .insert(marketPayouts)
+      .values({
+        id: obligation,
+        paymentId: id,
+        purpose: "refund",
+        destination,
+        amount: payment.amount,
+        state: "pending",
+        note: opts.reason,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing();
+    return { refunded: id, obligation, destination, amount: payment.amount };
   });
 }
 
@@ -110,7 +204,8 @@ const sum = (values: readonly (bigint | null)[]) => values.reduce<bigint>((a, v)
 
 /**
  * The escrow's XLM balance on chain against what it holds for others (funded deposits, bonds, payments not yet
- * judged), what it owes (obligations not yet confirmed paid, parked ones) and the fees earned. A signed payout
+ * judged), what it owes (obligations not yet confirmed paid, parked ones and parked XLM payments) and the fees
+ * earned. A signed payout
  * already applied on chain is not owed any more, so its hash is looked up rather than trusted from the row.
  */
 export async function reconcile(db: Db, server: rpc.Server, escrow: string): Promise<Reconciliation> {
@@ -119,7 +214,7 @@ export async function reconcile(db: Db, server: rpc.Server, escrow: string): Pro
   const payments = await db
     .select()
     .from(marketPayments)
-    .where(inArray(marketPayments.state, ["funded", "bond", "new"]));
+    .where(inArray(marketPayments.state, ["funded", "bond", "new", "parked"]));
   const native = payments.filter((p) => p.asset === "native");
   const deposits = sum(native.filter((p) => p.state === "funded").map((p) => p.held));
   const bonds = sum(native.filter((p) => p.state === "bond").map((p) => p.held));
@@ -129,7 +224,8 @@ export async function reconcile(db: Db, server: rpc.Server, escrow: string): Pro
     .from(marketPayouts)
     .where(inArray(marketPayouts.state, ["pending", "signed", "parked"]));
   let owed = 0n;
-  let parked = 0n;
+  // XLM parked as it arrived (a token transfer, …) is held for the operator like a parked payout.
+  let parked = sum(native.filter((p) => p.state === "parked").map((p) => p.amount));
   for (const payout of open) {
     if (payout.state === "parked") {
       parked += payout.amount;

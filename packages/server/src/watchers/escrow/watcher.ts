@@ -61,9 +61,18 @@ export class EscrowWatcher {
       now: this.#now,
       ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
       store: async (tx, payments) => {
+        const decidedAt = this.#now();
         await tx
           .insert(marketPayments)
-          .values(payments.map((p) => ({ ...p, state: "new" })))
+          .values(
+            payments.map(({ kind, ...p }) =>
+              // Only a `payment` operation is judged by the rules of docs/market.md; XLM that arrived any other
+              // way (a token transfer, a path payment, a merge) is parked as it is stored, for the operator.
+              kind === "payment"
+                ? { ...p, state: "new" }
+                : { ...p, state: "parked", verdict: kind, decidedAt },
+            ),
+          )
           .onConflictDoNothing();
       },
     });
