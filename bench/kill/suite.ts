@@ -3,7 +3,7 @@
 // indexer writes must equal (per-table md5 of ordered rows, ingestion and bookkeeping times excluded) that of an
 // uninterrupted run on a fresh database. `bench/kill/run.ts` runs it at full size; the integration test next to
 // it runs a short seeded variant.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { startNamingDevnet } from "@namereg/devnet";
 import { contractEnv } from "@namereg/server";
 import {
@@ -11,6 +11,8 @@ import {
   indexerFor,
   prng,
   runUntilIdle,
+  signalGroup,
+  spawnInGroup,
   type TestDatabase,
 } from "@namereg/server/testing";
 import pg from "pg";
@@ -81,7 +83,8 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
     };
     let kills = 0;
     for (const point of points) {
-      const child = spawn(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+      const child = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+      cleanup.push(async () => signalGroup(child, "SIGKILL"));
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // Some points fall inside one batch of the previous run: those kill a process still starting up, which is
       // a kill point too (before the lock, during init, during the first batch).
@@ -91,7 +94,8 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
       await exited;
       kills++;
     }
-    const last = spawn(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+    const last = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+    cleanup.push(async () => signalGroup(last, "SIGKILL"));
     const lastExit = new Promise<void>((resolve) => last.once("exit", () => resolve()));
     const done = await referenceCounts(reference.url);
     await until(async () => equalCounts(await referenceCounts(db.url), done), "the back-fill to finish");
@@ -124,7 +128,7 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
 }
 
 function kill(child: ChildProcess): void {
-  child.kill("SIGKILL");
+  signalGroup(child, "SIGKILL");
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms = 1_800_000): Promise<void> {

@@ -12,7 +12,7 @@
 // At the end the archive is compared with the chain (an uninterrupted in-process run of the same chain on a
 // fresh database): 0 events lost, 0 extra, 0 duplicated history rows, no recorded gap in /v1/coverage.
 // `bench/topology/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { bulkHolder, type NamingDevnet, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
@@ -25,6 +25,8 @@ import {
   type PrivatePostgres,
   prng,
   runUntilIdle,
+  signalGroup,
+  spawnInGroup,
   startPrivatePostgres,
 } from "@namereg/server/testing";
 import { Redis } from "ioredis";
@@ -320,8 +322,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       ok: failures.length === 0,
     };
   } finally {
-    for (const c of children)
-      if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill("SIGKILL");
+    for (const c of children) signalGroup(c.child, "SIGKILL");
     await Promise.all(children.map((c) => c.exited));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
@@ -454,7 +455,7 @@ async function handoverCheck(o: {
   };
   const activeBefore = standby.activeCount();
   const killed = performance.now();
-  writer.child.kill("SIGKILL");
+  signalGroup(writer.child, "SIGKILL");
   await writer.exited;
   // Whatever the writer committed is in; from here on new rows can only come from the standby, and only the
   // standby can move the processed ledger the replicas report past its value now.
@@ -697,7 +698,7 @@ interface Child {
 }
 
 function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnInGroup(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let active = 0;
   let role: "writer" | "standby" | null = null;

@@ -1,14 +1,12 @@
 // `namereg billing …` as an operator runs it: a separate process on the same PostgreSQL as the watcher.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { billingActions, subscriptions } from "../db/tables.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
 describe("namereg billing", () => {
   let h: BillingHarness;
@@ -31,13 +29,8 @@ describe("namereg billing", () => {
   });
 
   const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, "billing", ...args], { env });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
+    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "billing", ...args], { env });
+    return { code, stdout, stderr };
   };
 
   it("lists quarantined payments, applies one with its reason, and refuses an action without one", async () => {

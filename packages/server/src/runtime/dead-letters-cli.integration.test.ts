@@ -1,13 +1,12 @@
 // `namereg dead-letters` as an operator runs it, against the indexed demo on PostgreSQL: list, retry (a letter
 // the current code can project, and one it still cannot), resolve with a reason; /v1/status counts the unresolved.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { NamingDevnet } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import type { TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { readIndexerSnapshot } from "../db/coverage.ts";
@@ -16,7 +15,6 @@ import type { Indexer } from "../indexer/indexer.ts";
 import { contractEnv } from "./commands.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
 describe("namereg dead-letters", () => {
   let devnet: NamingDevnet;
@@ -68,13 +66,10 @@ describe("namereg dead-letters", () => {
   });
 
   const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, "dead-letters", ...args], { env });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
+    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "dead-letters", ...args], {
+      env,
+    });
+    return { code, stdout, stderr };
   };
 
   it("lists the unresolved letters and status counts them", async () => {

@@ -2,13 +2,14 @@
 // resumes with nothing lost or duplicated; two of them never write at once, and a standby takes over; a writer
 // whose lock connection is killed is fenced off; both survive a database restart; SIGTERM stops within a batch;
 // a writer killed right after a commit still has its change reach the API's resolve cache.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { demoKeypair, type NamingDevnet, settlingWallet, startNamingDevnet } from "@namereg/devnet";
 import { nameNode, RegistrarFns } from "@namereg/protocol";
 import { count } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { signalGroup, spawnInGroup } from "../../test/fixtures/child-processes.ts";
 import { testConfig } from "../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
@@ -29,7 +30,7 @@ interface IndexerChild {
 }
 
 function spawnIndexer(devnet: NamingDevnet, databaseUrl: string): IndexerChild {
-  const child = spawn(process.execPath, [CLI, "index"], {
+  const child = spawnInGroup(process.execPath, [CLI, "index"], {
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: databaseUrl,
@@ -74,7 +75,7 @@ describe("namereg index processes on PostgreSQL", () => {
   let reference: TestDatabase | undefined;
   let cluster: PrivatePostgres | undefined;
   afterEach(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    for (const c of children) signalGroup(c, "SIGKILL");
     children.length = 0;
     await devnet?.stop();
     await database?.close();
