@@ -88,7 +88,11 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // Some points fall inside one batch of the previous run: those kill a process still starting up, which is
       // a kill point too (before the lock, during init, during the first batch).
-      await until(async () => (await count(db.url)) >= point || child.exitCode !== null, `${point} events`);
+      await until(
+        async () => (await count(db.url)) >= point || child.exitCode !== null,
+        `${point} events`,
+        () => count(db.url),
+      );
       if (child.exitCode !== null) throw new Error(`namereg index exited by itself (${child.exitCode})`);
       kill(child);
       await exited;
@@ -98,7 +102,11 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
     cleanup.push(async () => signalGroup(last, "SIGKILL"));
     const lastExit = new Promise<void>((resolve) => last.once("exit", () => resolve()));
     const done = await referenceCounts(reference.url);
-    await until(async () => equalCounts(await referenceCounts(db.url), done), "the back-fill to finish");
+    await until(
+      async () => equalCounts(await referenceCounts(db.url), done),
+      "the back-fill to finish",
+      () => count(db.url),
+    );
     last.kill("SIGTERM");
     await lastExit;
 
@@ -131,13 +139,29 @@ function kill(child: ChildProcess): void {
   signalGroup(child, "SIGKILL");
 }
 
-async function until(check: () => Promise<boolean>, what: string, ms = 1_800_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+/**
+ * Waits for `check`, failing only when `measure` (events archived) has not moved for STALL_MS: the back-fill may
+ * take as long as the machine makes it. A process killed mid-start archives nothing until it is up: the stall
+ * window covers a start on a slow machine many times over.
+ */
+const STALL_MS = 120_000;
+async function until(
+  check: () => Promise<boolean>,
+  what: string,
+  measure: () => Promise<number>,
+): Promise<void> {
+  let seen = -1;
+  let end = performance.now() + STALL_MS;
+  for (;;) {
     if (await check()) return;
+    const now = await measure();
+    if (now !== seen) {
+      seen = now;
+      end = performance.now() + STALL_MS;
+    }
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}: stuck at ${seen} events`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {

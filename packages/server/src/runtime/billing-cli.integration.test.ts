@@ -4,11 +4,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { billingActions, subscriptions } from "../db/tables.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
-describe("namereg billing", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
   let h: BillingHarness;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {

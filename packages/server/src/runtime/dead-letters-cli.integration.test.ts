@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import type { TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../test/fixtures/demo.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { readIndexerSnapshot } from "../db/coverage.ts";
 import { deadLetters, events, names } from "../db/tables.ts";
 import type { Indexer } from "../indexer/indexer.ts";
@@ -16,7 +17,9 @@ import { contractEnv } from "./commands.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
-describe("namereg dead-letters", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
   let indexer: Indexer;

@@ -3,11 +3,14 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { marketPayments } from "../db/tables.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
-describe("namereg escrow", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
   let h: MarketHarness;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
