@@ -44,8 +44,11 @@ export interface TopologySuiteOptions {
   downSeconds?: number;
   /** Concurrent load clients in the restart check. */
   clients?: number;
-  /** Bounds: writer hand-over, and all-200 again after the cluster is back. */
-  handoverBoundSeconds?: number;
+  /**
+   * Bounds: writer hand-over, and all-200 again after the cluster is back. The hand-over bound may be given as a
+   * function of this machine's measured cold start of a writer (`namereg index` launched until it holds the lock).
+   */
+  handoverBoundSeconds?: number | ((coldStartSeconds: number) => number);
   recoveryBoundSeconds?: number;
   redisUrl?: string;
   log?: (line: string) => void;
@@ -132,7 +135,6 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
   const log = o.log ?? (() => undefined);
   const rand = prng(o.seed);
   const redisUrl = o.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-  const handoverBound = o.handoverBoundSeconds ?? 10;
   const recoveryBound = o.recoveryBoundSeconds ?? 5;
   const failures: string[] = [];
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -182,8 +184,12 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     const replicas = ports.map((port) => `http://127.0.0.1:${port}`);
 
     // 1. The topology: a writer, a standby, two replicas; the bulk history indexed.
+    const spawned = performance.now();
     const indexers = [spawnIndexer("index-a")];
     await until(() => indexers[0]?.role() === "writer", "index-a to hold the writer lock");
+    const coldStartSeconds = (performance.now() - spawned) / 1000;
+    const bound = o.handoverBoundSeconds ?? 10;
+    const handoverBound = typeof bound === "number" ? bound : bound(coldStartSeconds);
     indexers.push(spawnIndexer("index-b"));
     await until(() => indexers[1]?.role() === "standby", "index-b to wait as a standby");
     for (const [i, port] of ports.entries())
