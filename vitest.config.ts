@@ -18,6 +18,8 @@ export default defineConfig({
     maxWorkers: 4,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Every child process a test starts is killed when the test ends, and a test that left one running fails.
+    setupFiles: ["packages/server/test/no-leftover-processes.ts"],
     reporters: ["default"],
     projects: [
       {

@@ -3,7 +3,7 @@
 // indexer writes must equal (per-table md5 of ordered rows, ingestion and bookkeeping times excluded) that of an
 // uninterrupted run on a fresh database. `bench/kill/run.ts` runs it at full size; the integration test next to
 // it runs a short seeded variant.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { startNamingDevnet } from "@namereg/devnet";
 import { contractEnv } from "@namereg/server";
 import {
@@ -11,6 +11,8 @@ import {
   indexerFor,
   prng,
   runUntilIdle,
+  signalGroup,
+  spawnInGroup,
   type TestDatabase,
 } from "@namereg/server/testing";
 import pg from "pg";
@@ -81,20 +83,30 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
     };
     let kills = 0;
     for (const point of points) {
-      const child = spawn(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+      const child = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+      cleanup.push(async () => signalGroup(child, "SIGKILL"));
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // Some points fall inside one batch of the previous run: those kill a process still starting up, which is
       // a kill point too (before the lock, during init, during the first batch).
-      await until(async () => (await count(db.url)) >= point || child.exitCode !== null, `${point} events`);
+      await until(
+        async () => (await count(db.url)) >= point || child.exitCode !== null,
+        `${point} events`,
+        () => count(db.url),
+      );
       if (child.exitCode !== null) throw new Error(`namereg index exited by itself (${child.exitCode})`);
       kill(child);
       await exited;
       kills++;
     }
-    const last = spawn(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+    const last = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
+    cleanup.push(async () => signalGroup(last, "SIGKILL"));
     const lastExit = new Promise<void>((resolve) => last.once("exit", () => resolve()));
     const done = await referenceCounts(reference.url);
-    await until(async () => equalCounts(await referenceCounts(db.url), done), "the back-fill to finish");
+    await until(
+      async () => equalCounts(await referenceCounts(db.url), done),
+      "the back-fill to finish",
+      () => count(db.url),
+    );
     last.kill("SIGTERM");
     await lastExit;
 
@@ -124,16 +136,32 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
 }
 
 function kill(child: ChildProcess): void {
-  child.kill("SIGKILL");
+  signalGroup(child, "SIGKILL");
 }
 
-async function until(check: () => Promise<boolean>, what: string, ms = 1_800_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
+/**
+ * Waits for `check`, failing only when `measure` (events archived) has not moved for STALL_MS: the back-fill may
+ * take as long as the machine makes it. A process killed mid-start archives nothing until it is up: the stall
+ * window covers a start on a slow machine many times over.
+ */
+const STALL_MS = 120_000;
+async function until(
+  check: () => Promise<boolean>,
+  what: string,
+  measure: () => Promise<number>,
+): Promise<void> {
+  let seen = -1;
+  let end = performance.now() + STALL_MS;
+  for (;;) {
     if (await check()) return;
+    const now = await measure();
+    if (now !== seen) {
+      seen = now;
+      end = performance.now() + STALL_MS;
+    }
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}: stuck at ${seen} events`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function withClient<T>(url: string, f: (c: pg.Client) => Promise<T>): Promise<T> {

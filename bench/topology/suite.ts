@@ -14,7 +14,7 @@
 // At the end the archive is compared with the chain (an uninterrupted in-process run of the same chain on a
 // fresh database): 0 events lost, 0 extra, 0 duplicated history rows, no recorded gap in /v1/coverage.
 // `bench/topology/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { bulkHolder, type NamingDevnet, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
@@ -27,6 +27,8 @@ import {
   type PrivatePostgres,
   prng,
   runUntilIdle,
+  signalGroup,
+  spawnInGroup,
   startPrivatePostgres,
 } from "@namereg/server/testing";
 import { Redis } from "ioredis";
@@ -44,8 +46,11 @@ export interface TopologySuiteOptions {
   downSeconds?: number;
   /** Concurrent load clients in the restart check. */
   clients?: number;
-  /** Bounds: writer hand-over, and all-200 again after the cluster is back. */
-  handoverBoundSeconds?: number;
+  /**
+   * Bounds: writer hand-over, and all-200 again after the cluster is back. The hand-over bound may be given as a
+   * function of this machine's measured cold start of a writer (`namereg index` launched until it holds the lock).
+   */
+  handoverBoundSeconds?: number | ((coldStartSeconds: number) => number);
   /** WRITER_STALL_TIMEOUT_MS of the indexers: how long a frozen writer keeps its place. Default 5000. */
   stallTimeoutMs?: number;
   recoveryBoundSeconds?: number;
@@ -156,7 +161,6 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
   const log = o.log ?? (() => undefined);
   const rand = prng(o.seed);
   const redisUrl = o.redisUrl ?? process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
-  const handoverBound = o.handoverBoundSeconds ?? 10;
   const stallTimeoutMs = o.stallTimeoutMs ?? 5000;
   const recoveryBound = o.recoveryBoundSeconds ?? 5;
   const failures: string[] = [];
@@ -208,8 +212,12 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     const replicas = ports.map((port) => `http://127.0.0.1:${port}`);
 
     // 1. The topology: a writer, a standby, two replicas; the bulk history indexed.
+    const spawned = performance.now();
     const indexers = [spawnIndexer("index-a")];
     await until(() => indexers[0]?.role() === "writer", "index-a to hold the writer lock");
+    const coldStartSeconds = (performance.now() - spawned) / 1000;
+    const bound = o.handoverBoundSeconds ?? 10;
+    const handoverBound = typeof bound === "number" ? bound : bound(coldStartSeconds);
     indexers.push(spawnIndexer("index-b"));
     await until(() => indexers[1]?.role() === "standby", "index-b to wait as a standby");
     for (const [i, port] of ports.entries())
@@ -366,12 +374,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       ok: failures.length === 0,
     };
   } finally {
-    // A stopped child is continued first, so nothing is left frozen whatever the signal does.
-    for (const c of children)
-      if (c.child.exitCode === null && c.child.signalCode === null) {
-        c.child.kill("SIGCONT");
-        c.child.kill("SIGKILL");
-      }
+    for (const c of children) signalGroup(c.child, "SIGKILL");
     await Promise.all(children.map((c) => c.exited));
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
@@ -504,7 +507,7 @@ async function handoverCheck(o: {
   };
   const activeBefore = standby.activeCount();
   const killed = performance.now();
-  writer.child.kill("SIGKILL");
+  signalGroup(writer.child, "SIGKILL");
   await writer.exited;
   // Whatever the writer committed is in; from here on new rows can only come from the standby, and only the
   // standby can move the processed ledger the replicas report past its value now.
@@ -816,7 +819,7 @@ interface Child {
 }
 
 function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnInGroup(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let active = 0;
   let lost = 0;

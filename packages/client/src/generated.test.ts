@@ -21,9 +21,13 @@ it("src/generated/openapi.ts is current with docs/openapi.json", () => {
   const dir = mkdtempSync(join(tmpdir(), "namereg-types-"));
   try {
     const fresh = join(dir, "openapi.ts");
+    // Synchronous, so it cannot outlive the test; the limit keeps a hung generator from outliving Vitest's timeout
+    // (which cannot interrupt synchronous code): one step of a few seconds, given a hundred times that.
     execFileSync(process.execPath, [BIN, "../../docs/openapi.json", "-o", fresh], {
       cwd: PACKAGE,
       stdio: "pipe",
+      timeout: 120_000,
+      killSignal: "SIGKILL",
     });
     if (readFileSync(fresh, "utf8") !== readFileSync(COMMITTED, "utf8"))
       expect.fail(

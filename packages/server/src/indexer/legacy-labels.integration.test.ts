@@ -2,16 +2,15 @@
 // (`ns(node)`, no label in the event or the registry's record) waits as a dead letter; a discovery file entry that
 // does not hash to its node is reported and not used; a verified one makes the indexer project the allocation at
 // its next start, and the namespace's names follow. `namereg legacy-labels check` reports the same on PostgreSQL.
-import { execFile } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { demoKeypair, type LegacyNamespace, legacyNamespace, type NamingDevnet } from "@namereg/devnet";
 import { namespaceNode, RegistryFns } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { testConfig } from "../../test/fixtures/config.ts";
 import { TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
@@ -28,7 +27,6 @@ const owner = demoKeypair("newco");
 const holder = demoKeypair("carol");
 const NODE = namespaceNode("oldco");
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
 describe.each(TEST_DATABASE_KINDS)("hash-only legacy allocations (%s)", (kind) => {
   let devnet: NamingDevnet;
@@ -167,10 +165,7 @@ describe.each(TEST_DATABASE_KINDS)("hash-only legacy allocations (%s)", (kind) =
       LEGACY_LABELS_FILE: file,
       ...contractEnv(devnet),
     };
-    const out = await run(process.execPath, [CLI, "legacy-labels", "check"], { env }).then(
-      (r) => ({ code: 0, stdout: r.stdout }),
-      (err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }),
-    );
+    const out = await runInGroup(process.execPath, [CLI, "legacy-labels", "check"], { env });
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(`${file}: 2 verified, 1 rejected`);
     expect(out.stdout).toContain(

@@ -1,16 +1,17 @@
 // `namereg billing …` as an operator runs it: a separate process on the same PostgreSQL as the watcher.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { billingActions, subscriptions } from "../db/tables.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
-describe("namereg billing", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
   let h: BillingHarness;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
@@ -31,13 +32,8 @@ describe("namereg billing", () => {
   });
 
   const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, "billing", ...args], { env });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
+    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "billing", ...args], { env });
+    return { code, stdout, stderr };
   };
 
   it("lists quarantined payments, applies one with its reason, and refuses an action without one", async () => {

@@ -1,24 +1,25 @@
 // `namereg dead-letters` as an operator runs it, against the indexed demo on PostgreSQL: list, retry (a letter
 // the current code can project, and one it still cannot), resolve with a reason; /v1/status counts the unresolved.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { NamingDevnet } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import type { TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../test/fixtures/demo.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { readIndexerSnapshot } from "../db/coverage.ts";
 import { deadLetters, events, names } from "../db/tables.ts";
 import type { Indexer } from "../indexer/indexer.ts";
 import { contractEnv } from "./commands.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
-describe("namereg dead-letters", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
   let indexer: Indexer;
@@ -68,13 +69,10 @@ describe("namereg dead-letters", () => {
   });
 
   const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(process.execPath, [CLI, "dead-letters", ...args], { env });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
+    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "dead-letters", ...args], {
+      env,
+    });
+    return { code, stdout, stderr };
   };
 
   it("lists the unresolved letters and status counts them", async () => {

@@ -1,15 +1,16 @@
 // `namereg escrow parked | reconcile` as an operator runs them: a separate process on the same PostgreSQL.
-import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
+import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { marketPayments } from "../db/tables.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const run = promisify(execFile);
 
-describe("namereg escrow", () => {
+// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
+// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
   let h: MarketHarness;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
@@ -30,13 +31,8 @@ describe("namereg escrow", () => {
   });
 
   const cli = async (...args: string[]) => {
-    try {
-      const { stdout } = await run(process.execPath, [CLI, "escrow", ...args], { env });
-      return { code: 0, stdout };
-    } catch (err) {
-      const e = err as { code: number; stdout: string };
-      return { code: e.code, stdout: e.stdout };
-    }
+    const { code, stdout } = await runInGroup(process.execPath, [CLI, "escrow", ...args], { env });
+    return { code, stdout };
   };
 
   it("reconcile exits 0 when the books hold and 1 on a shortfall; parked lists nothing", async () => {

@@ -3,25 +3,35 @@
 // at no cost to the escrow, and a native-token transfer is parked, then refunded once by the operator.
 import { describe, expect, it } from "vitest";
 import { FLOW_KINDS, runCrashFlows } from "../../../test/fixtures/escrow-crash-run.ts";
+import { BACKSTOP_MS, withProgress } from "../../../test/fixtures/progress.ts";
 
 describe("escrow watcher crash safety", () => {
-  it("keeps every payout exactly once across SIGKILLs (seed 7, one flow of each kind)", async () => {
-    const figures = await runCrashFlows({
-      flows: FLOW_KINDS.length,
-      seed: 7,
-      concurrency: 4,
-      killEveryMs: [300, 2500],
-    });
-    console.log("escrow crash run:", figures);
-    expect(figures.kills).toBeGreaterThan(0);
-    expect(figures.balanceMismatches).toEqual([]);
-    expect(figures.obligationsPaidTwice).toBe(0);
-    expect(figures.strayEscrowTransactions).toBe(0);
-    expect(figures.byKind).toMatchObject({ dust: 1, token: 1 });
-    expect(figures.payoutsParked).toBe(figures.payoutsParkedExpected);
-    expect(figures.paymentsParked).toBe(0);
-    expect(figures.escrowTransactions).toBe(figures.payoutsPaid);
-    expect(figures.reconcileOk).toBe(true);
-    expect(figures.floatError).toBe(0n);
-  }, 300_000);
+  it(
+    "keeps every payout exactly once across SIGKILLs (seed 7, one flow of each kind)",
+    async () => {
+      // Bounded by progress: a ledger with transactions closes every second or so while the flows run, and the
+      // watcher moves on every poll afterwards; two minutes without either is a stuck run on any machine.
+      const figures = await withProgress("the escrow crash run", 120_000, (onProgress) =>
+        runCrashFlows({
+          flows: FLOW_KINDS.length,
+          seed: 7,
+          concurrency: 4,
+          killEveryMs: [300, 2500],
+          onProgress,
+        }),
+      );
+      console.log("escrow crash run:", figures);
+      expect(figures.kills).toBeGreaterThan(0);
+      expect(figures.balanceMismatches).toEqual([]);
+      expect(figures.obligationsPaidTwice).toBe(0);
+      expect(figures.strayEscrowTransactions).toBe(0);
+      expect(figures.byKind).toMatchObject({ dust: 1, token: 1 });
+      expect(figures.payoutsParked).toBe(figures.payoutsParkedExpected);
+      expect(figures.paymentsParked).toBe(0);
+      expect(figures.escrowTransactions).toBe(figures.payoutsPaid);
+      expect(figures.reconcileOk).toBe(true);
+      expect(figures.floatError).toBe(0n);
+    },
+    BACKSTOP_MS,
+  );
 });

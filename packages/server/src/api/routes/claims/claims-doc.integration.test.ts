@@ -1,15 +1,14 @@
 // docs/claims.md is executed as written: its TypeScript walkthrough runs as a wallet against the service on a
 // real port and the demo devnet, and its curl lines run in a shell afterwards. A doc that drifts from the API
 // fails here.
-import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { applyBps, REFUND_BPS, xlmToStroops } from "@namereg/protocol";
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runInGroup } from "../../../../test/fixtures/child-processes.ts";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
 import { ChainClient } from "../../../chain/chain-client.ts";
@@ -17,7 +16,6 @@ import { type App, buildApp } from "../../app.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../../../../..");
 const SNIPPETS = join(ROOT, "packages/server/.doc-snippets");
-const run = promisify(execFile);
 
 function blocks(markdown: string, language: string): string[] {
   const fence = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, "g");
@@ -104,8 +102,9 @@ describe("docs/claims.md", () => {
     const env = { ...process.env, API: api, LABEL: "docsco", ACCOUNT: claimant.publicKey() };
     const outputs: unknown[] = [];
     for (const line of lines) {
-      const { stdout } = await run("bash", ["-c", line], { env });
-      outputs.push(JSON.parse(stdout));
+      const r = await runInGroup("bash", ["-c", line], { env });
+      if (r.code !== 0) throw new Error(`${line} exited ${r.code ?? r.signal}: ${r.stderr}`);
+      outputs.push(JSON.parse(r.stdout));
     }
     expect(outputs[0]).toMatchObject({ amount: fee.toString(), asset: "XLM", rounding: "floor" });
     expect(outputs[1]).toMatchObject({ label: "docsco", receipt: { outcome: "Withdrawn" } });
