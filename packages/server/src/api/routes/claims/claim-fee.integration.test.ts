@@ -203,6 +203,15 @@ describe("claim fee on the demo devnet", () => {
       source: helper.publicKey(),
     });
     expect(again).toMatchObject({ status: 409, body: { error: "no_credit" } });
+    // The source is judged before the credit: an account that does not exist is 400, not no_credit.
+    expect(
+      await post(`/v1/claim-fee/credit/${claimant.publicKey()}/prepare`, {
+        source: Keypair.random().publicKey(),
+      }),
+    ).toEqual({
+      status: 400,
+      body: { error: "invalid_account", detail: "the source account does not exist on this network" },
+    });
     expect(
       await post("/v1/claim-fee/credit/GNOTANADDRESS/prepare", { source: helper.publicKey() }),
     ).toMatchObject({

@@ -90,6 +90,8 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
         throw new ApiError("invalid_account", { detail: "source: a funded Stellar account (G…)" });
       }
       const { reader, allocatorId } = chain();
+      // The request's own fault comes first: an unfunded source is 400 invalid_account whatever the credit.
+      await reader.requireAccount(source);
       const amount = await claimFeeRead(() => readCredit(reader, allocatorId, payee));
       // Checked before building: a wallet must never be shown a transaction that can only fail.
       if (amount <= 0n) throw new ApiError("no_credit", { payee });
