@@ -3673,6 +3673,8 @@ export interface paths {
                             resultCode: string;
                             contractError: number | null;
                             code: string | null;
+                            signer?: string;
+                            detail?: string;
                         };
                     };
                 };
