@@ -24,8 +24,35 @@ interface ValidationIssue {
   readonly message?: string;
 }
 
+/**
+ * True when a request carries more than one Host header line. HTTP/1.1 requires a 400 for it (RFC 9112 §3.2):
+ * two hosts are ambiguous, and a proxy in front that picked the other one would route the request differently.
+ * Node keeps only the first in `headers.host`, so the raw list is counted.
+ */
+export function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name?.length === 4 && name.toLowerCase() === "host") {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
+const DUPLICATE_HOST = "The request has more than one Host header.";
+
 /** Installs the error and not-found handlers on the root instance, so every route shares them. */
 export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: NotFoundPreHandler): void {
+  // Before any route or not-found handler runs; the connection is closed after the answer, since whatever sent
+  // two hosts cannot be trusted to frame its next request either.
+  app.addHook("onRequest", async (request, reply) => {
+    if (hasDuplicateHost(request.raw.rawHeaders)) {
+      void reply.header("connection", "close");
+      throw new ApiError("invalid_request", { detail: DUPLICATE_HOST });
+    }
+  });
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
     if (body.error === "database_unavailable") {
