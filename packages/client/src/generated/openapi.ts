@@ -5772,6 +5772,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             payee: string;
+                            /** @description The claim-fee credit in base units: what the prepare route recovers. */
                             amount: string;
                             policy: {
                                 allocatorId: string;
@@ -5793,6 +5794,8 @@ export interface paths {
                                 /** @enum {string} */
                                 rounding: "floor";
                             };
+                            /** @description The objection-bond credit in base units (bond_credit): a separate credit, never added to amount; paid out by claim_bond_credit. */
+                            bondAmount: string;
                         };
                     };
                 };
