@@ -33,7 +33,8 @@ export function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
   let seen = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
-    if (name?.length === 4 && name.toLowerCase() === "host") {
+    // The usual spellings first: this runs on every request, the cached resolve path's included.
+    if (name === "Host" || name === "host" || (name?.length === 4 && name.toLowerCase() === "host")) {
       if (seen) return true;
       seen = true;
     }
