@@ -1,4 +1,4 @@
-// The chain head as the API reports it (docs/api.md, "ledger"): observed live from the service RPC when it
+// The chain head as the API reports it (docs/api.md "Conventions", `ledger`): observed live from the service RPC when it
 // answers, else the indexer's last observation, and never below what the mirror has seen. Status, stats,
 // ledger/head and allocations share observedHeadLedger so they never disagree on which head they mean.
 import type { FastifyBaseLogger } from "fastify";

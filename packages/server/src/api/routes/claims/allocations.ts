@@ -1,7 +1,7 @@
-// GET /v1/allocations (spec 4.3): the claim queue from the allocator's mirror. `ledger` is the observed chain
-// head, the same as /v1/status reports (chain-head.ts), not the mirror's processed ledger; the countdown fields
-// are computed at response time by the same clock that judges name expiry (the later of wall clock and chain
-// time).
+// GET /v1/allocations (docs/api.md "GET /v1/allocations"): the claim queue from the allocator's mirror. `ledger`
+// is the observed chain head, the same as /v1/status reports (chain-head.ts), not the mirror's processed ledger;
+// the countdown fields are computed at response time by the same clock that judges name expiry (the later of wall
+// clock and chain time).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readIndexerSnapshot } from "../../../db/coverage.ts";

@@ -1,6 +1,7 @@
-// GET /v1/ledger/head and GET /v1/stats (spec §4.5): the observed chain head, alone or with the mirror's totals.
-// Both report the head as /v1/status does (chain-head.ts observedHeadLedger): the live RPC head, unless the
-// indexer has seen a later one (a lagging RPC replica), else the indexer's last observation.
+// GET /v1/ledger/head and GET /v1/stats (docs/api.md "GET /v1/ledger/head", "GET /v1/stats"): the observed chain
+// head, alone or with the mirror's totals. Both report the head as /v1/status does (docs/api.md "Conventions",
+// `ledger`; chain-head.ts observedHeadLedger): the live RPC head, unless the indexer has seen a later one (a
+// lagging RPC replica), else the indexer's last observation.
 import { count, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
