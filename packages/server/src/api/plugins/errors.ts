@@ -25,33 +25,31 @@ interface ValidationIssue {
 }
 
 /**
- * True when a request carries more than one Host header line. HTTP/1.1 requires a 400 for it (RFC 9112 §3.2):
- * two hosts are ambiguous, and a proxy in front that picked the other one would route the request differently.
- * Node keeps only the first in `headers.host`, so the raw list is counted.
+ * Why a request's Host header lines make it one HTTP/1.1 requires a 400 for (RFC 9112 §3.2), or null: more than
+ * one (ambiguous: a proxy in front that picked the other would route it differently), or none in an HTTP/1.1
+ * request. Node keeps only the first in `headers.host`, so the raw list is counted.
  */
-export function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
-  let seen = false;
+export function hostProblem(rawHeaders: readonly string[], httpVersion: string): string | null {
+  let hosts = 0;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
     // The usual spellings first: this runs on every request, the cached resolve path's included.
-    if (name === "Host" || name === "host" || (name?.length === 4 && name.toLowerCase() === "host")) {
-      if (seen) return true;
-      seen = true;
-    }
+    if (name === "Host" || name === "host" || (name?.length === 4 && name.toLowerCase() === "host")) hosts++;
   }
-  return false;
+  if (hosts > 1) return "The request has more than one Host header.";
+  if (hosts === 0 && httpVersion === "1.1") return "An HTTP/1.1 request needs a Host header.";
+  return null;
 }
-
-const DUPLICATE_HOST = "The request has more than one Host header.";
 
 /** Installs the error and not-found handlers on the root instance, so every route shares them. */
 export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: NotFoundPreHandler): void {
   // Before any route or not-found handler runs; the connection is closed after the answer, since whatever sent
-  // two hosts cannot be trusted to frame its next request either.
+  // such a request cannot be trusted to frame its next one either.
   app.addHook("onRequest", async (request, reply) => {
-    if (hasDuplicateHost(request.raw.rawHeaders)) {
+    const problem = hostProblem(request.raw.rawHeaders, request.raw.httpVersion);
+    if (problem !== null) {
       void reply.header("connection", "close");
-      throw new ApiError("invalid_request", { detail: DUPLICATE_HOST });
+      throw new ApiError("invalid_request", { detail: problem });
     }
   });
   app.setErrorHandler((error: unknown, request, reply) => {

@@ -77,7 +77,7 @@ describe("HTTP hardening", () => {
     expect(bodyOf(text)).toMatchObject({ error: "invalid_request" });
   });
 
-  it("answers a request with two Host headers 400 invalid_request and closes the connection", async () => {
+  it("answers two Host headers, or none in HTTP/1.1, with 400 invalid_request and closes the connection", async () => {
     const { text } = await exchange("GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n", {
       keepOpen: true,
     });
@@ -87,7 +87,15 @@ describe("HTTP hardening", () => {
       error: "invalid_request",
       detail: "The request has more than one Host header.",
     });
-    // One Host header is answered as before.
+    // None in HTTP/1.1 is refused the same way (Node's own answer would be an empty 400); one is answered as before.
+    const { text: none } = await exchange("GET /health HTTP/1.1\r\n\r\n", { keepOpen: true });
+    expect(none).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(none)).toEqual({
+      error: "invalid_request",
+      detail: "An HTTP/1.1 request needs a Host header.",
+    });
+    const { text: old } = await exchange("GET /health HTTP/1.0\r\n\r\n");
+    expect(old).toMatch(/^HTTP\/1\.1 200 /);
     const { text: one } = await exchange(
       "GET /health HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n",
     );
