@@ -3673,6 +3673,8 @@ export interface paths {
                             resultCode: string;
                             contractError: number | null;
                             code: string | null;
+                            signer?: string;
+                            detail?: string;
                         };
                     };
                 };
@@ -5770,6 +5772,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             payee: string;
+                            /** @description The claim-fee credit in base units: what the prepare route recovers. */
                             amount: string;
                             policy: {
                                 allocatorId: string;
@@ -5791,6 +5794,8 @@ export interface paths {
                                 /** @enum {string} */
                                 rounding: "floor";
                             };
+                            /** @description The objection-bond credit in base units (bond_credit): a separate credit, never added to amount; paid out by claim_bond_credit. */
+                            bondAmount: string;
                         };
                     };
                 };

@@ -116,7 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // would otherwise hold the connection forever. Idle kept-alive connections go after keepAliveTimeout.
     requestTimeout: config.http.requestTimeoutMs,
     // Node checks those deadlines every 30 s by default, which would let a 5 s timeout run to 35 s.
-    http: { connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs) },
+    // Node's own answer to an HTTP/1.1 request without Host is an empty 400; the error plugin answers it in the
+    // house format instead, with the duplicate-Host check (plugins/errors.ts).
+    http: {
+      connectionsCheckingInterval: Math.min(1000, config.http.requestTimeoutMs),
+      requireHostHeader: false,
+    },
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     clientErrorHandler,
   };

@@ -1,6 +1,6 @@
 // The chain head as the API reports it (docs/api.md "Conventions", `ledger`): observed live from the service RPC when it
-// answers, else the indexer's last observation. Status, stats and ledger/head share this so they never disagree
-// on which head they mean.
+// answers, else the indexer's last observation, and never below what the mirror has seen. Status, stats,
+// ledger/head and allocations share observedHeadLedger so they never disagree on which head they mean.
 import type { FastifyBaseLogger } from "fastify";
 import { type IndexerSnapshot, readIndexerSnapshot } from "../db/coverage.ts";
 import type { Db } from "../db/types.ts";
@@ -60,7 +60,6 @@ export function closeTimeIso(closeTime: string): string | null {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
-/** The observed head: live when known, else what the indexer last saw, else null. */
 /**
  * The highest ledger anyone here has seen: the live head, or the indexer's observation or progress when those
  * are ahead (a lagging RPC replica must not put the service's ledger below what the mirror already holds).
@@ -82,6 +81,26 @@ export async function readSnapshotOrNull(
   } catch (err) {
     log.warn({ err }, "the indexer state could not be read");
     return null;
+  }
+}
+
+/**
+ * The indexer's snapshot as readSnapshotOrNull gives it, or null when the database takes longer than `timeoutMs`:
+ * for a route that can answer from the live head alone, a frozen database must not hold the answer.
+ */
+export async function readSnapshotWithin(
+  reader: Db,
+  log: FastifyBaseLogger,
+  timeoutMs = HEAD_TIMEOUT_MS,
+): Promise<IndexerSnapshot | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  try {
+    return await Promise.race([readSnapshotOrNull(reader, log), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

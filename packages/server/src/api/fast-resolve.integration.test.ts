@@ -1,6 +1,7 @@
 // The fast resolve path (fast-resolve.ts) against the Fastify route it stands in for, over real HTTP on the
 // indexed demo: the same status, headers and body for a hit; one global limit across both paths; and everything
 // it must not answer — misses, expired names, odd paths, HEAD, a reached limit — left to Fastify.
+import { connect } from "node:net";
 import type { NamingDevnet } from "@namereg/devnet";
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +26,28 @@ async function get(base: string, path: string, headers: Record<string, string> =
     if (key !== "date") all[key] = value;
   });
   return { status: response.status, headers: all, body: await response.text() };
+}
+
+/** Writes `raw` on a fresh socket and reads the whole answer until the server closes: its status line and body. */
+function rawExchange(port: number, raw: string): Promise<{ status: string; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(raw));
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on("close", () =>
+      resolve({
+        status: text.slice(0, text.indexOf("\r\n")),
+        body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)),
+      }),
+    );
+    socket.on("error", reject);
+    socket.setTimeout(15_000, () => {
+      socket.destroy();
+      reject(new Error("the server held the connection for 15 s"));
+    });
+  });
 }
 
 describe("the fast resolve path", () => {
@@ -122,6 +145,31 @@ describe("the fast resolve path", () => {
     expect([third.status, third.headers["ratelimit-remaining"]]).toEqual([429, "0"]);
     expect((await from("2001:db8:0:1::1")).status).toBe(200);
     expect(fastResolveOf(app)?.served).toBe(5);
+  });
+
+  it("answers a hit asked for with two Host headers 400 invalid_request, as Fastify answers any route", async () => {
+    const { app, base } = await start({});
+    const { port } = new URL(base);
+    // A miss fills the cache; the next request is a hit served here.
+    expect((await get(base, "/v1/resolve/acme/alice")).status).toBe(200);
+    expect((await get(base, "/v1/resolve/acme/alice")).status).toBe(200);
+    expect(fastResolveOf(app)?.served).toBe(1);
+    const twoHosts = (path: string) =>
+      rawExchange(
+        Number(port),
+        `GET ${path} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n`,
+      );
+    const refused = {
+      status: "HTTP/1.1 400 Bad Request",
+      body: { error: "invalid_request", detail: "The request has more than one Host header." },
+    };
+    expect(await twoHosts("/v1/resolve/acme/alice")).toEqual(refused);
+    expect(await twoHosts("/health")).toEqual(refused);
+    // The hit was not served from the cache: Fastify refused it.
+    expect(fastResolveOf(app)?.served).toBe(1);
+    // One Host is still a hit.
+    expect((await get(base, "/v1/resolve/acme/alice")).status).toBe(200);
+    expect(fastResolveOf(app)?.served).toBe(2);
   });
 
   it("leaves misses, odd paths, query strings, HEAD and expired names to Fastify", async () => {

@@ -6,14 +6,15 @@
 // store directly, without the plugin's promise round; its 429 too, so a request is counted once), the CORS headers
 // of a public route, the expiry check, the resolution counter, the request metric and log lines — and writes the
 // same bytes. Anything else falls through to Fastify untouched: a miss, a name that is missing or expired, a store
-// error, HEAD/OPTIONS, a query string, percent-encoded or odd paths. fast-resolve.integration.test.ts holds the
-// two paths to the same status, headers and body.
+// error, HEAD/OPTIONS, a query string, a missing or repeated Host header, percent-encoded or odd paths.
+// fast-resolve.integration.test.ts holds the two paths to the same status, headers and body.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
 import type { DurationCell } from "../metrics/request-durations.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { ApiError } from "./errors.ts";
+import { hostProblem } from "./plugins/errors.ts";
 import type { LocalLimit } from "./plugins/rate-limit.ts";
 import type { ResolutionServices } from "./resolution-services.ts";
 import type { CachedResolution, CacheHit } from "./resolve-cache.ts";
@@ -94,8 +95,9 @@ export class FastResolve {
   #serve(req: IncomingMessage, res: ServerResponse, next: Handler): boolean {
     const url = req.url ?? "";
     if (req.method !== "GET" || !url.startsWith(PREFIX)) return false;
-    // A query string is Fastify's to judge: the route takes no parameters and refuses any.
-    if (url.includes("?")) return false;
+    // A query string is Fastify's to judge: the route takes no parameters and refuses any. So is a Host header
+    // that is missing or repeated, which Fastify refuses with 400 (plugins/errors.ts).
+    if (url.includes("?") || hostProblem(req.rawHeaders, req.httpVersion) !== null) return false;
     const start = performance.now();
     const path = url.slice(PREFIX.length);
     const slash = path.indexOf("/");

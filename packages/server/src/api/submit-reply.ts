@@ -21,6 +21,10 @@ export const SubmitFailedBody = z.object({
   contractError: z.number().int().nullable(),
   /** The API's code for `contractError` when docs/contracts.md "Errors" names one (e.g. subname_generation_mismatch). */
   code: z.string().nullable(),
+  /** Only on `txBadAuth`: the account that had to sign (the prepare answer's `signer`). */
+  signer: z.string().optional(),
+  /** Only on `txBadAuth`: what went wrong, in words, naming `signer`. */
+  detail: z.string().optional(),
 });
 
 /** Response schemas for a route answering with replySubmitOutcome. */
@@ -28,7 +32,9 @@ export const SUBMIT_RESPONSES = { 200: SubmitSuccessBody, 202: SubmitPendingBody
 
 /**
  * 200 `{ ok: true, txHash, ledger }`; 202 `{ ok: false, pending: true, txHash }` (check that hash, do not
- * replace the transaction); 409 `{ error: "transaction_failed", txHash, resultCode, contractError, code }`.
+ * replace the transaction); 409 `{ error: "transaction_failed", txHash, resultCode, contractError, code }`, with
+ * `signer` and `detail` when the signatures were refused: a bare `txBadAuth` does not tell a wallet whose key it
+ * should have used.
  */
 export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome): FastifyReply {
   switch (outcome.status) {
@@ -37,13 +43,19 @@ export function replySubmitOutcome(reply: FastifyReply, outcome: SubmitOutcome):
     case "pending":
       return reply.code(202).send({ ok: false, pending: true, txHash: outcome.txHash });
     case "failed": {
-      const { contractError, code } = outcome;
+      const { contractError, code, signer } = outcome;
       return reply.code(409).send({
         error: "transaction_failed",
         txHash: outcome.txHash,
         resultCode: outcome.resultCode,
         contractError,
         code,
+        ...(signer === null
+          ? {}
+          : {
+              signer,
+              detail: `the network found no valid signature by ${signer}, the account that must sign this transaction (a prepare answer names it as signer): sign it with that account's key`,
+            }),
       });
     }
   }

@@ -3,7 +3,7 @@
 import type { ArgSpec, ArgValues, FnDef } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { ContractReader, type ContractReads } from "./contract-reader.ts";
-import { type PreparedTransaction, prepareInvocation } from "./prepare.ts";
+import { loadAccount, type PreparedTransaction, prepareInvocation } from "./prepare.ts";
 import { type SubmitOptions, type SubmitOutcome, submitSigned } from "./submit.ts";
 
 export class ChainClient implements ContractReads {
@@ -31,6 +31,14 @@ export class ChainClient implements ContractReads {
     args: ArgValues<A>,
   ): Promise<PreparedTransaction> {
     return prepareInvocation(this.#server, this.networkPassphrase, source, contractId, fn, args);
+  }
+
+  /**
+   * Throws ApiError 400 invalid_account unless `source` exists on chain (503 chain_unavailable when it cannot be
+   * read): the check `prepare` makes, for routes that must judge the source before anything else.
+   */
+  async requireAccount(source: string): Promise<void> {
+    await loadAccount(this.#server, source);
   }
 
   /** Sends a signed transaction unless the chain already holds it, and polls for its result (submitSigned). */

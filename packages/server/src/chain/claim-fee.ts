@@ -110,3 +110,16 @@ export async function readReceipt(
 export async function readCredit(reader: ContractReads, allocatorId: string, payee: string): Promise<bigint> {
   return reader.read(allocatorId, AllocatorFns.fee_credit, { payee });
 }
+
+/**
+ * Objection-bond credit waiting for `payee`, in base units: a dismissed objection's bond credited to the claimant,
+ * or a timed-out objection's bond returned to its objector. A separate credit from the claim fee's; the allocator
+ * pays it out with `claim_bond_credit(payee)`.
+ */
+export async function readBondCredit(
+  reader: ContractReads,
+  allocatorId: string,
+  payee: string,
+): Promise<bigint> {
+  return reader.read(allocatorId, AllocatorFns.bond_credit, { payee });
+}

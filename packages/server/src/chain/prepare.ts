@@ -122,7 +122,7 @@ export function contractFailure(fnName: string, hostError: string): ApiError {
  * The source account with its current sequence number. The SDK's getAccount reports every failure, an
  * unreachable RPC included, as "not found"; reading the ledger entry directly keeps the two apart.
  */
-async function loadAccount(server: rpc.Server, source: string): Promise<Account> {
+export async function loadAccount(server: rpc.Server, source: string): Promise<Account> {
   const key = xdr.LedgerKey.account(
     new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(source).xdrPublicKey() }),
   );

@@ -24,6 +24,12 @@ export type SubmitOutcome =
       contractError: number | null;
       /** The spec code of `contractError`, judged by the contract that raised it; null when none applies. */
       code: ErrorCode | null;
+      /**
+       * When the network refused the signatures (`txBadAuth`): the account whose signature the transaction
+       * needed, i.e. its source (the `signer` a prepare answer names), or a fee bump's fee source when the outer
+       * envelope was refused. Null for every other failure.
+       */
+      signer: string | null;
     };
 
 export interface SubmitOptions {
@@ -51,7 +57,7 @@ export async function submitSigned(
   const txHash = Buffer.from(tx.hash()).toString("hex");
 
   const known = await ask(() => server.getTransaction(txHash));
-  const final = finalOutcome(txHash, known, networkPassphrase);
+  const final = finalOutcome(tx, txHash, known, networkPassphrase);
   if (final !== null) return final;
 
   // Unanswered, the send may still have reached the network: the same envelope is the only safe retry.
@@ -72,6 +78,7 @@ export async function submitSigned(
       txHash,
       resultCode: resultCodeOf(sent.errorResult),
       ...contractFailureOf(sent.diagnosticEvents ?? [], networkPassphrase),
+      signer: neededSigner(tx, sent.errorResult),
     };
   }
 
@@ -89,7 +96,7 @@ export async function submitSigned(
       // Sent already: a failed poll must not turn into an error that invites a replacement transaction.
       continue;
     }
-    const outcome = finalOutcome(txHash, got, networkPassphrase);
+    const outcome = finalOutcome(tx, txHash, got, networkPassphrase);
     if (outcome !== null) return outcome;
   }
   return { status: "pending", txHash };
@@ -136,6 +143,7 @@ async function ask<T>(
 }
 
 function finalOutcome(
+  tx: Transaction | FeeBumpTransaction,
   txHash: string,
   got: rpc.Api.GetTransactionResponse,
   networkPassphrase: string,
@@ -151,9 +159,29 @@ function finalOutcome(
         [...(got.diagnosticEventsXdr ?? []), ...metaDiagnostics(got.resultMetaXdr)],
         networkPassphrase,
       ),
+      signer: neededSigner(tx, got.resultXdr),
     };
   }
   return null;
+}
+
+/**
+ * The account whose signature a `txBadAuth` refusal was about: a fee bump's fee source when the outer envelope
+ * was refused, else the (inner) transaction's source. The relayed transactions are single calls without
+ * operation-level sources, so the source is the one account that had to sign. Null for any other result.
+ */
+function neededSigner(
+  tx: Transaction | FeeBumpTransaction,
+  result: xdr.TransactionResult | undefined,
+): string | null {
+  if (result === undefined) return null;
+  const outer = result.result;
+  if (outer.type === "txFeeBumpInnerFailed") {
+    const inner = outer.innerResultPair.result.result.type;
+    return inner === "txBadAuth" && tx instanceof FeeBumpTransaction ? tx.innerTransaction.source : null;
+  }
+  if (outer.type !== "txBadAuth") return null;
+  return tx instanceof FeeBumpTransaction ? tx.feeSource : tx.source;
 }
 
 /** The transaction-level result code (`txFailed`, `txBadSeq`…), the inner one for a fee bump. */

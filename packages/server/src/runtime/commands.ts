@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { demoKeypair, describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { type Logger, pino } from "pino";
 import { coalescedHead } from "../api/chain-head.ts";
 import { type App, buildApp } from "../api/index.ts";
@@ -17,6 +17,7 @@ import { type Database, openDatabase } from "../db/index.ts";
 import { waitForReplicaSchema } from "../db/replica-schema.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
+import { type DevFeatures, devFeatures } from "./dev-features.ts";
 import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
 import { runIndexerProcess } from "./indexer-process.ts";
 import { seedDemo } from "./seed-demo.ts";
@@ -224,6 +225,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     scenario: "demo",
     closeIntervalMs: 1000,
   });
+  const features = devFeatures(env, devnet);
   const devEnv: Env = {
     ...env,
     PORT: String(port),
@@ -235,8 +237,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     NETWORK_PASSPHRASE: devnet.networkPassphrase,
     LOG_LEVEL: env.LOG_LEVEL ?? "warn",
     ...contractEnv(devnet),
-    ...marketEnv(devnet),
-    ...billingEnv(devnet, env),
+    ...features.env,
   };
   try {
     await startCommand(devEnv, "dev", async (url) => {
@@ -250,18 +251,18 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         );
       }
       try {
-        await seedDemoListing({ apiUrl: url, devnet });
+        if (features.market) await seedDemoListing({ apiUrl: url, devnet });
       } catch (err) {
         console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
       }
       try {
-        await seedDemoBilling({ apiUrl: url, devnet });
+        if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
       } catch (err) {
         console.error(
           `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
         );
       }
-      console.log(banner(url, devnet));
+      console.log(banner(url, devnet, features));
     });
   } finally {
     await devnet.stop();
@@ -284,42 +285,13 @@ export function contractEnv(devnet: NamingDevnet): Env {
   };
 }
 
-/** The demo marketplace: on, escrowed by the demo `escrow` account, 250 bps fee. */
-function marketEnv(devnet: NamingDevnet): Env {
-  const escrow = demoKeypair("escrow");
-  return {
-    MARKET_ENABLED: "true",
-    ESCROW_ACCOUNT: escrow.publicKey(),
-    ESCROW_SECRET: escrow.secret(),
-    MARKET_FEE_BPS: "250",
-    ESCROW_START_LEDGER: String(devnet.chain.latest.sequence),
-  };
-}
-
-/**
- * The demo billing: on, paid to the demo `billing` account, 10 XLM per period. Within its grace window unless
- * BILLING_GRACE_UNTIL says otherwise, so the directory lists everything as before; a past date shows enforcement.
- */
-function billingEnv(devnet: NamingDevnet, env: Env): Env {
-  const graceDays = 30;
-  return {
-    BILLING_ENABLED: "true",
-    BILLING_ACCOUNT: demoKeypair("billing").publicKey(),
-    BILLING_GRACE_UNTIL:
-      env.BILLING_GRACE_UNTIL ?? new Date(Date.now() + graceDays * 86_400_000).toISOString(),
-    BILLING_PRICE_XLM: env.BILLING_PRICE_XLM ?? "10",
-    BILLING_START_LEDGER: String(devnet.chain.latest.sequence),
-    BILLING_POLL_MS: env.BILLING_POLL_MS ?? "1000",
-  };
-}
-
 /** A host a local client can connect to: a wildcard address is not one. */
 function reachableHost(host: string | undefined): string {
   if (host === undefined || host === "0.0.0.0" || host === "::") return "127.0.0.1";
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function banner(apiUrl: string, devnet: NamingDevnet): string {
+function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): string {
   const api = apiUrl.replace("[::1]", "localhost");
   return [
     "",
@@ -334,7 +306,7 @@ function banner(apiUrl: string, devnet: NamingDevnet): string {
     `  curl ${api}/v1/status`,
     `  curl ${api}/v1/resolve/acme/alice`,
     `  curl ${api}/v1/events?namespace=acme`,
-    `  curl ${api}/v1/market/listings`,
+    ...(features.market ? [`  curl ${api}/v1/market/listings`] : []),
     "",
     "Ctrl-C stops everything.",
   ].join("\n");

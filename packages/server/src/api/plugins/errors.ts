@@ -25,8 +25,34 @@ interface ValidationIssue {
   readonly message?: string;
 }
 
+/**
+ * Why a request's Host header lines make it one HTTP/1.1 requires a 400 for (RFC 9112 §3.2), or null: more than
+ * one (ambiguous: a proxy in front that picked the other would route it differently), or none in an HTTP/1.1
+ * request. Node keeps only the first in `headers.host`, so the raw list is counted.
+ */
+export function hostProblem(rawHeaders: readonly string[], httpVersion: string): string | null {
+  let hosts = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    // The usual spellings first: this runs on every request, the cached resolve path's included.
+    if (name === "Host" || name === "host" || (name?.length === 4 && name.toLowerCase() === "host")) hosts++;
+  }
+  if (hosts > 1) return "The request has more than one Host header.";
+  if (hosts === 0 && httpVersion === "1.1") return "An HTTP/1.1 request needs a Host header.";
+  return null;
+}
+
 /** Installs the error and not-found handlers on the root instance, so every route shares them. */
 export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: NotFoundPreHandler): void {
+  // Before any route or not-found handler runs; the connection is closed after the answer, since whatever sent
+  // such a request cannot be trusted to frame its next one either.
+  app.addHook("onRequest", async (request, reply) => {
+    const problem = hostProblem(request.raw.rawHeaders, request.raw.httpVersion);
+    if (problem !== null) {
+      void reply.header("connection", "close");
+      throw new ApiError("invalid_request", { detail: problem });
+    }
+  });
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
     if (body.error === "database_unavailable") {

@@ -77,6 +77,31 @@ describe("HTTP hardening", () => {
     expect(bodyOf(text)).toMatchObject({ error: "invalid_request" });
   });
 
+  it("answers two Host headers, or none in HTTP/1.1, with 400 invalid_request and closes the connection", async () => {
+    const { text } = await exchange("GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n", {
+      keepOpen: true,
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    expect(bodyOf(text)).toEqual({
+      error: "invalid_request",
+      detail: "The request has more than one Host header.",
+    });
+    // None in HTTP/1.1 is refused the same way (Node's own answer would be an empty 400); one is answered as before.
+    const { text: none } = await exchange("GET /health HTTP/1.1\r\n\r\n", { keepOpen: true });
+    expect(none).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(none)).toEqual({
+      error: "invalid_request",
+      detail: "An HTTP/1.1 request needs a Host header.",
+    });
+    const { text: old } = await exchange("GET /health HTTP/1.0\r\n\r\n");
+    expect(old).toMatch(/^HTTP\/1\.1 200 /);
+    const { text: one } = await exchange(
+      "GET /health HTTP/1.1\r\nHost: a.example\r\nConnection: close\r\n\r\n",
+    );
+    expect(one).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it("answers a text/plain body with 415 unsupported_media_type", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/records/submit`, {
       method: "POST",

@@ -446,6 +446,33 @@ describe("holder transactions: prepare, sign, submit", () => {
     }
   });
 
+  it("names the account that had to sign when a subname change is signed by the wrong account", async () => {
+    const prepared = await prepareSubname({
+      name: "owner.alice.acme",
+      action: "create",
+      parentGeneration: "1",
+      generation: null,
+      address: alice.publicKey(),
+    });
+    const { tx } = review(prepared.xdr, registrar, RegistrarFns.create_subname, alice.publicKey());
+    // A new user's mistake: the namespace owner signs, but only the parent name's holder (alice) may.
+    const namespaceOwner = demoKeypair("acme");
+    expect(await post("/records/submit", { signedXdr: sign(tx, namespaceOwner) })).toEqual({
+      status: 409,
+      body: {
+        error: "transaction_failed",
+        txHash: hashOf(tx),
+        resultCode: "txBadAuth",
+        contractError: null,
+        code: null,
+        signer: alice.publicKey(),
+        detail: `the network found no valid signature by ${alice.publicKey()}, the account that must sign this transaction (a prepare answer names it as signer): sign it with that account's key`,
+      },
+    });
+    // Nothing was created: the child was never stored.
+    expect((await get("/v1/subnames/acme/alice/owner")).record).toBeNull();
+  });
+
   it("answers 202 with the original hash while pending, then the final result for the same XDR", async () => {
     // Ledgers close only on demand from here, and the route polls once: the transaction cannot be final in time.
     devnet.setCloseInterval(0);

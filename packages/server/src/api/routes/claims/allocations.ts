@@ -1,10 +1,12 @@
-// GET /v1/allocations (docs/api.md "GET /v1/allocations"): the claim queue from the allocator's mirror. `ledger` is the ledger the mirror
-// has processed (what the queue reflects); the countdown fields are computed at response time by the same clock
-// that judges name expiry (the later of wall clock and chain time).
+// GET /v1/allocations (docs/api.md "GET /v1/allocations"): the claim queue from the allocator's mirror. `ledger`
+// is the observed chain head, the same as /v1/status reports (chain-head.ts), not the mirror's processed ledger;
+// the countdown fields are computed at response time by the same clock that judges name expiry (the later of wall
+// clock and chain time).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { indexerState } from "../../../db/tables.ts";
+import { readIndexerSnapshot } from "../../../db/coverage.ts";
 import { noStore } from "../../cache.ts";
+import { observedHeadLedger, observeLiveHead } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { readAllocationQueue } from "./allocation-queue.ts";
 
@@ -32,22 +34,22 @@ const AllocationsResponse = z.object({
   awarded: z.array(Entry),
 });
 
-export const allocationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "resolution">> = async (
-  app,
-  { db, resolution },
-) => {
+export const allocationRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "resolution" | "chain" | "now">
+> = async (app, { db, resolution, chain, now }) => {
   app.get(
     "/v1/allocations",
     { schema: { response: { 200: AllocationsResponse } } },
-    async (_request, reply) => {
+    async (request, reply) => {
       // The countdown changes every second: a cached answer would be wrong by its age.
       noStore(reply);
       const mirror = db.replica;
-      const [[state], queue] = await Promise.all([
-        mirror.select({ ledger: indexerState.processedLedger }).from(indexerState),
+      const [live, snapshot, queue] = await Promise.all([
+        observeLiveHead(chain, now, request.log),
+        readIndexerSnapshot(mirror),
         readAllocationQueue(mirror, resolution.clock.nowSeconds()),
       ]);
-      return { ledger: state?.ledger ?? null, ...queue };
+      return { ledger: observedHeadLedger(live, snapshot), ...queue };
     },
   );
 };

@@ -172,6 +172,38 @@ describe("claim fee on the demo devnet", () => {
     await setFee(DEMO_FEE);
   });
 
+  it("shows a dismissed objection's bond as the claimant's bond credit, apart from the claim-fee credit", async () => {
+    const claimant = await funded();
+    const objector = await funded();
+    const id = await announce(claimant, "bonded-co");
+    const bond = xlmToStroops("25");
+    await wallet.invoke(objector, devnet.contracts.allocator, AllocatorFns.object, {
+      objector: objector.publicKey(),
+      id,
+      basis: ["trademark"],
+      bond,
+    });
+    const credits = async (account: Keypair) => {
+      const { status, body, headers } = await get(`/v1/claim-fee/credit/${account.publicKey()}`);
+      expect(status).toBe(200);
+      expect(headers["cache-control"]).toBe("no-store");
+      return { payee: body.payee, amount: body.amount, bondAmount: body.bondAmount };
+    };
+    // A live objection's bond is held, nobody's credit yet.
+    expect(await credits(claimant)).toEqual({ payee: claimant.publicKey(), amount: "0", bondAmount: "0" });
+    await wallet.invoke(admin, devnet.contracts.allocator, AllocatorFns.dismiss_objection, {
+      id,
+      objector: objector.publicKey(),
+    });
+    // Dismissed on the merits: the bond is the claimant's, and the claim fee (still held) is not mixed in.
+    expect(await credits(claimant)).toEqual({
+      payee: claimant.publicKey(),
+      amount: "0",
+      bondAmount: bond.toString(),
+    });
+    expect(await credits(objector)).toEqual({ payee: objector.publicKey(), amount: "0", bondAmount: "0" });
+  });
+
   it("prepares credit recovery that pays the payee while another account signs, then no_credit", async () => {
     const claimant = await funded();
     const id = await announce(claimant, "refund-me");
@@ -203,6 +235,15 @@ describe("claim fee on the demo devnet", () => {
       source: helper.publicKey(),
     });
     expect(again).toMatchObject({ status: 409, body: { error: "no_credit" } });
+    // The source is judged before the credit: an account that does not exist is 400, not no_credit.
+    expect(
+      await post(`/v1/claim-fee/credit/${claimant.publicKey()}/prepare`, {
+        source: Keypair.random().publicKey(),
+      }),
+    ).toEqual({
+      status: 400,
+      body: { error: "invalid_account", detail: "the source account does not exist on this network" },
+    });
     expect(
       await post("/v1/claim-fee/credit/GNOTANADDRESS/prepare", { source: helper.publicKey() }),
     ).toMatchObject({

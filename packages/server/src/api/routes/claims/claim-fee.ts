@@ -6,7 +6,7 @@ import { AllocatorFns, isAccountId, isStellarAddress } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ChainClient } from "../../../chain/chain-client.ts";
-import { readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts";
+import { readBondCredit, readCredit, readQuote, readReceipt } from "../../../chain/claim-fee.ts";
 import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
@@ -19,7 +19,16 @@ const AddressParams = z.object({ address: z.string().max(64) });
 const CreditPrepareBody = z.strictObject({ source: z.string().max(64) });
 
 const LabelResponse = z.object({ label: z.string(), policy: QuoteSchema, receipt: ReceiptSchema.nullable() });
-const CreditResponse = z.object({ payee: z.string(), amount: z.string(), policy: QuoteSchema });
+const CreditResponse = z.object({
+  payee: z.string(),
+  amount: z.string().describe("The claim-fee credit in base units: what the prepare route recovers."),
+  policy: QuoteSchema,
+  bondAmount: z
+    .string()
+    .describe(
+      "The objection-bond credit in base units (bond_credit): a separate credit, never added to amount; paid out by claim_bond_credit.",
+    ),
+});
 const CreditPrepareResponse = z.object({
   ok: z.literal(true),
   xdr: z.string(),
@@ -73,10 +82,14 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
     async (request) => {
       const payee = requirePayee(request.params.address);
       const { reader, allocatorId } = chain();
-      const [policy, amount] = await claimFeeRead(() =>
-        Promise.all([readQuote(reader, allocatorId), readCredit(reader, allocatorId, payee)]),
+      const [policy, amount, bond] = await claimFeeRead(() =>
+        Promise.all([
+          readQuote(reader, allocatorId),
+          readCredit(reader, allocatorId, payee),
+          readBondCredit(reader, allocatorId, payee),
+        ]),
       );
-      return { payee, amount: amount.toString(), policy };
+      return { payee, amount: amount.toString(), policy, bondAmount: bond.toString() };
     },
   );
 
@@ -90,6 +103,8 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
         throw new ApiError("invalid_account", { detail: "source: a funded Stellar account (G…)" });
       }
       const { reader, allocatorId } = chain();
+      // The request's own fault comes first: an unfunded source is 400 invalid_account whatever the credit.
+      await reader.requireAccount(source);
       const amount = await claimFeeRead(() => readCredit(reader, allocatorId, payee));
       // Checked before building: a wallet must never be shown a transaction that can only fail.
       if (amount <= 0n) throw new ApiError("no_credit", { payee });

@@ -70,10 +70,10 @@ describe("GET /v1/ledger/head", () => {
   });
 
   it("reads an RFC 3339 close time as well, and leaves an unreadable one null", async () => {
-    const rfc = await get("/v1/ledger/head", { chain: headAt(7, "2026-01-01T00:00:50+00:00") });
-    expect(rfc.body).toMatchObject({ ledger: 7, closedAt: "2026-01-01T00:00:50.000Z", source: "rpc" });
-    const garbled = await get("/v1/ledger/head", { chain: headAt(7, "soon") });
-    expect(garbled.body).toMatchObject({ ledger: 7, closedAt: null, source: "rpc" });
+    const rfc = await get("/v1/ledger/head", { chain: headAt(1007, "2026-01-01T00:00:50+00:00") });
+    expect(rfc.body).toMatchObject({ ledger: 1007, closedAt: "2026-01-01T00:00:50.000Z", source: "rpc" });
+    const garbled = await get("/v1/ledger/head", { chain: headAt(1007, "soon") });
+    expect(garbled.body).toMatchObject({ ledger: 1007, closedAt: null, source: "rpc" });
   });
 
   it("falls back to the indexer's last observation when the RPC fails", async () => {
@@ -133,6 +133,37 @@ describe("GET /v1/stats", () => {
     expect(await get("/v1/stats", { db: unreachableDatabase(database) })).toMatchObject({
       statusCode: 500,
       body: { error: "internal_error", detail: "An internal error occurred." },
+    });
+  });
+});
+
+describe("the observed head on /v1/status, /v1/allocations, /v1/stats and /v1/ledger/head", () => {
+  const ledgers = async (chain: ChainHeadSource) => {
+    const of = async (url: string) => {
+      const answer = await get(url, { chain });
+      expect(answer.statusCode).toBe(200);
+      return (answer.body as { ledger: number | null }).ledger;
+    };
+    return {
+      status: await of("/v1/status"),
+      allocations: await of("/v1/allocations"),
+      stats: await of("/v1/stats"),
+      head: await of("/v1/ledger/head"),
+    };
+  };
+
+  it("is the live head when the indexer lags behind it, not the processed ledger", async () => {
+    // The indexer has processed 999 and last saw 1000; the RPC reports 1002.
+    expect(await ledgers(headAt(1002))).toEqual({ status: 1002, allocations: 1002, stats: 1002, head: 1002 });
+  });
+
+  it("is what the indexer saw when the RPC answers from a replica behind it", async () => {
+    expect(await ledgers(headAt(990))).toEqual({ status: 1000, allocations: 1000, stats: 1000, head: 1000 });
+    expect((await get("/v1/ledger/head", { chain: headAt(990) })).body).toEqual({
+      ledger: 1000,
+      closedAt: null,
+      observedAt: OBSERVED.toISOString(),
+      source: "indexer",
     });
   });
 });

@@ -1,12 +1,14 @@
-// GET /v1/ledger/head and GET /v1/stats (docs/api.md "GET /v1/ledger/head", "GET /v1/stats"): the observed chain head, alone or with the mirror's totals.
-// Both prefer the live RPC head and fall back to the indexer's last observation (docs/api.md "Conventions", `ledger`).
+// GET /v1/ledger/head and GET /v1/stats (docs/api.md "GET /v1/ledger/head", "GET /v1/stats"): the observed chain
+// head, alone or with the mirror's totals. Both report the head as /v1/status does (docs/api.md "Conventions",
+// `ledger`; chain-head.ts observedHeadLedger): the live RPC head, unless the indexer has seen a later one (a
+// lagging RPC replica), else the indexer's last observation.
 import { count, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readIndexerSnapshot } from "../../../db/coverage.ts";
 import { names, namespaces, subnames } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
-import { observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
+import { observedHeadLedger, observeLiveHead, readSnapshotWithin } from "../../chain-head.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 
@@ -36,8 +38,12 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     { schema: { response: { 200: LedgerHeadResponse } } },
     async (request, reply) => {
       noStore(reply);
-      const live = await observeLiveHead(chain, now, request.log);
-      if (live !== null) {
+      const [live, snapshot] = await Promise.all([
+        observeLiveHead(chain, now, request.log),
+        readSnapshotWithin(db.replica, request.log),
+      ]);
+      const ledger = observedHeadLedger(live, snapshot);
+      if (live !== null && live.ledger === ledger) {
         return {
           ledger: live.ledger,
           closedAt: live.closedAt,
@@ -46,34 +52,35 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         };
       }
       // The indexer records only the head's sequence and when it saw it, not the ledger's close time.
-      const snapshot = await readSnapshotOrNull(db.replica, request.log);
-      if (snapshot?.headLedger == null || snapshot.headObservedAt === null) {
+      const observedAt =
+        ledger === null
+          ? null
+          : ledger === snapshot?.headLedger
+            ? snapshot.headObservedAt
+            : (snapshot?.processedAt ?? null);
+      if (ledger === null || observedAt === null) {
         throw new ApiError("chain_unavailable", {
           detail:
             "The chain head could not be observed: the RPC did not answer and no indexer observation is available.",
         });
       }
-      return {
-        ledger: snapshot.headLedger,
-        closedAt: null,
-        observedAt: snapshot.headObservedAt.toISOString(),
-        source: "indexer" as const,
-      };
+      return { ledger, closedAt: null, observedAt: observedAt.toISOString(), source: "indexer" as const };
     },
   );
 
   app.get("/v1/stats", { schema: { response: { 200: StatsResponse } } }, async (request, reply) => {
     noStore(reply);
     const { replica } = db;
-    const [live, nsRows, nameRows, subRows] = await Promise.all([
+    const [live, snapshot, nsRows, nameRows, subRows] = await Promise.all([
       observeLiveHead(chain, now, request.log),
+      readIndexerSnapshot(replica),
       replica.select({ n: count() }).from(namespaces),
       // Active: issued and not reclaimed (an expired name still counts until it is reclaimed or reissued).
       replica.select({ n: count() }).from(names).where(eq(names.active, true)),
       replica.select({ n: count() }).from(subnames).where(eq(subnames.exists, true)),
     ]);
     // Counts that cannot be read are a 500; only the head degrades, and only to what the indexer saw.
-    const ledger = live?.ledger ?? (await readIndexerSnapshot(replica)).headLedger;
+    const ledger = observedHeadLedger(live, snapshot);
     return {
       namespaces: Number(nsRows[0]?.n ?? 0),
       names: Number(nameRows[0]?.n ?? 0),
