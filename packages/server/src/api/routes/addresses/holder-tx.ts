@@ -10,6 +10,7 @@ import { type ContractRole, requireRelayable, singleContractCall } from "../../.
 import { trackedContracts } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
 import { namespaceRoute } from "../subnames/queries.ts";
 import { liveControl } from "../subnames/state.ts";
@@ -54,7 +55,21 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
 
   app.post(
     "/records/prepare",
-    { schema: { body: PrepareBody, response: { 200: PrepareResponse } } },
+    {
+      schema: { body: PrepareBody, response: { 200: PrepareResponse } },
+      config: routeRules("prepare", [
+        ...PREPARE_ERRORS,
+        "invalid_name",
+        "invalid_chain_address",
+        "unsupported_network",
+        "name_not_found",
+        "name_expired",
+        "no_resolver",
+        "chain_disabled",
+        "multichain_unsupported",
+        "contract_holder_requires_adapter",
+      ]),
+    },
     async (request) => {
       const { name, chainAddress } = request.body;
       const network = requireNetwork(chainAddress.network);
@@ -101,7 +116,10 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
 
   app.post(
     "/records/submit",
-    { schema: { body: SubmitBody, response: SUBMIT_RESPONSES } },
+    {
+      schema: { body: SubmitBody, response: SUBMIT_RESPONSES },
+      config: routeRules("submit", SUBMIT_ERRORS),
+    },
     async (request, reply) => {
       if (chainClient === undefined) throw new ApiError("chain_unavailable");
       const call = singleContractCall(request.body.signedXdr, chainClient.networkPassphrase);

@@ -8,6 +8,7 @@ import { events } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import {
   decodeCursor,
   type EventFilters,
@@ -61,14 +62,21 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
 ) => {
   const { replica } = db;
 
-  app.get("/v1/coverage", { schema: { response: { 200: CoverageSchema } } }, async (_request, reply) => {
+  const coverageRoute = {
+    schema: { response: { 200: CoverageSchema } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/coverage", coverageRoute, async (_request, reply) => {
     noStore(reply);
     return coverageOf(await readIndexerSnapshot(replica), now());
   });
 
   app.get(
     "/v1/events",
-    { schema: { querystring: EventsQuery, response: { 200: EventsResponse } } },
+    {
+      schema: { querystring: EventsQuery, response: { 200: EventsResponse } },
+      config: routeRules("global", ["invalid_request", "invalid_node"]),
+    },
     async (request, reply) => {
       noStore(reply);
       const { limit, cursor, ...filters } = request.query;

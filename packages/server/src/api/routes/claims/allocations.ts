@@ -6,6 +6,7 @@ import { z } from "zod";
 import { indexerState } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { readAllocationQueue } from "./allocation-queue.ts";
 
 const Entry = z.object({
@@ -38,7 +39,10 @@ export const allocationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "res
 ) => {
   app.get(
     "/v1/allocations",
-    { schema: { response: { 200: AllocationsResponse } } },
+    {
+      schema: { response: { 200: AllocationsResponse } },
+      config: routeRules("global", ["invalid_request"]),
+    },
     async (_request, reply) => {
       // The countdown changes every second: a cached answer would be wrong by its age.
       noStore(reply);

@@ -9,6 +9,7 @@ import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billin
 import type { Config } from "../../../config/index.ts";
 import { billingPayments, subscriptions } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
+import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
 import { type ConsoleContext, sessionOf } from "./context.ts";
 
 /** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */
@@ -53,7 +54,11 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
   app,
   { db, guard, now, config },
 ) => {
-  app.get("/console/billing", { schema: { response: { 200: BillingResponse } } }, async (request) => {
+  const billingRoute = {
+    schema: { response: { 200: BillingResponse } },
+    config: routeRules("global", [...CONSOLE_ERRORS, "billing_disabled"]),
+  };
+  app.get("/console/billing", billingRoute, async (request) => {
     const { billing } = config;
     if (!billing.enabled || billing.account === null) throw new ApiError("billing_disabled");
     const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { namespaceProfiles } from "../../../db/tables.ts";
+import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
 import { type ConsoleContext, NamespaceField, sessionOf } from "./context.ts";
 import { parseLogo } from "./logo.ts";
 
@@ -42,7 +43,10 @@ export const consoleProfileRoutes: FastifyPluginAsyncZod<ConsoleContext> = async
 ) => {
   app.put(
     "/console/namespace-profile",
-    { schema: { body: ProfileBody, response: { 200: ProfileResponse } } },
+    {
+      schema: { body: ProfileBody, response: { 200: ProfileResponse } },
+      config: routeRules("global", CONSOLE_ERRORS),
+    },
     async (request) => {
       const { namespace, displayName } = request.body;
       await guard.requireNamespaceOwner(request, sessionOf(request), namespace);

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { billingScope } from "../../billing-scope.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { byteOrder } from "../discovery/namespace.ts";
 
 export const DIRECTORY_REVERSE_LIMIT = 20;
@@ -42,7 +43,10 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
         }),
         response: { 200: ReverseResponse },
       },
-      config: { validationCode: "invalid_account" },
+      config: {
+        validationCode: "invalid_account",
+        ...routeRules("global", ["invalid_account", "invalid_request"]),
+      },
     },
     async (request) => {
       const { address } = request.params;
@@ -81,7 +85,11 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
     },
   );
 
-  app.get("/v1/directory/namespaces", { schema: { response: { 200: RosterResponse } } }, async () => {
+  const rosterRoute = {
+    schema: { response: { 200: RosterResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/directory/namespaces", rosterRoute, async () => {
     const scope = billingScope(replica, config.billing, now());
     const rows = await replica
       .select({

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
 import {
@@ -89,7 +90,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
 ) => {
   const { replica } = db;
 
-  app.get("/v1/namespaces", { schema: { response: { 200: NamespaceListResponse } } }, async () => {
+  const namespacesRoute = {
+    schema: { response: { 200: NamespaceListResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/namespaces", namespacesRoute, async () => {
     const rows = await replica
       .select({
         label: namespaces.label,
@@ -121,7 +126,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     "/v1/namespaces/:namespace",
     {
       schema: { params: z.strictObject({ namespace: NamespaceParam }), response: { 200: NamespaceResponse } },
-      config: NAME_SEGMENT_ROUTE,
+      config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
     },
     async (request) => {
       const { namespace } = request.params;
@@ -152,7 +157,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
 
   app.get(
     "/v1/lookup",
-    { schema: { querystring: LookupQuery, response: { 200: LookupResponse } } },
+    {
+      schema: { querystring: LookupQuery, response: { 200: LookupResponse } },
+      config: routeRules("global", ["invalid_request", "invalid_name"]),
+    },
     async (request) => {
       const { q } = request.query;
       const found = await searchLookup(replica, planLookup(q), now());
@@ -164,7 +172,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     },
   );
 
-  app.get("/v1/showcase", { schema: { response: { 200: ShowcaseResponse } } }, async () => {
+  const showcaseRoute = {
+    schema: { response: { 200: ShowcaseResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/showcase", showcaseRoute, async () => {
     const rows = await replica
       .select({
         label: namespaces.label,

@@ -11,6 +11,7 @@ import { marketIntents, marketListings } from "../../../db/tables.ts";
 import { INTENT_LIFETIME_MS, newHashMemo } from "../../../market/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
+import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
 
 const IntentResponse = z.object({
@@ -46,6 +47,14 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (ap
         body: z.object({ account: z.string().max(128) }),
         response: { 200: IntentResponse },
       },
+      config: routeRules("intent", [
+        ...MARKET_ERRORS,
+        "invalid_request",
+        "invalid_account",
+        "not_found",
+        "listing_not_active",
+        "intent_conflict",
+      ]),
     },
     async (request, reply) => {
       noStore(reply);

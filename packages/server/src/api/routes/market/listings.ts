@@ -4,6 +4,7 @@ import { desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { marketListings } from "../../../db/tables.ts";
+import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
 
 export const MAX_LISTINGS = 100;
@@ -20,7 +21,11 @@ export const Listing = z.object({
 const ListingsResponse = z.object({ escrow: z.string(), listings: z.array(Listing) });
 
 export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db, market }) => {
-  app.get("/v1/market/listings", { schema: { response: { 200: ListingsResponse } } }, async () => {
+  const listingsRoute = {
+    schema: { response: { 200: ListingsResponse } },
+    config: routeRules("global", [...MARKET_ERRORS, "invalid_request"]),
+  };
+  app.get("/v1/market/listings", listingsRoute, async () => {
     const rows = await db.replica
       .select()
       .from(marketListings)

@@ -16,6 +16,7 @@ import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { CachedResolution } from "../../resolve-cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import {
   encodeHistoryCursor,
   HistoryQuery,
@@ -53,7 +54,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/resolve/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: ResolveResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: ResolveResponse } },
+      config: routeRules("global", ["invalid_name", "name_not_found", "name_expired"]),
+    },
     async (request, reply) => {
       const named = nameOf(request.params);
       const hit = cache.hit(named.name);
@@ -79,7 +83,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/by-holder/:address",
-    { schema: { params: AddressParams, response: { 200: ByHolderResponse } } },
+    {
+      schema: { params: AddressParams, response: { 200: ByHolderResponse } },
+      config: routeRules("global", ["bad_address", "invalid_request"]),
+    },
     async (request) => {
       const holder = holderAddress(request.params.address);
       const rows = await mirror
@@ -109,7 +116,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: NameRecordResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: NameRecordResponse } },
+      config: routeRules("global", ["invalid_name", "name_not_found", "namespace_not_found"]),
+    },
     async (request) => {
       const ref = nameRef(request.params);
       const [nsRows, nameRows, statRows] = await Promise.all([
@@ -157,7 +167,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/:namespace/:label/history",
-    { schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } } },
+    {
+      schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } },
+      config: routeRules("global", ["invalid_name", "invalid_request", "name_not_issued"]),
+    },
     async (request) => {
       const ref = nameRef(request.params);
       const { limit, cursor } = request.query;
@@ -192,7 +205,16 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/records/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: RecordsResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: RecordsResponse } },
+      config: routeRules("global", [
+        "invalid_name",
+        "name_not_found",
+        "name_expired",
+        "no_resolver",
+        "chain_unavailable",
+      ]),
+    },
     async (request, reply) => {
       noStore(reply);
       const ref = nameRef(request.params);
@@ -233,7 +255,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/reverse/:address",
-    { schema: { params: AddressParams, response: { 200: ReverseResponse } } },
+    {
+      schema: { params: AddressParams, response: { 200: ReverseResponse } },
+      config: routeRules("global", ["bad_address", "no_name", "chain_unavailable"]),
+    },
     async (request) => {
       const address = holderAddress(request.params.address);
       const now = clock.nowSeconds();

@@ -9,6 +9,7 @@ import { noStore } from "../../cache.ts";
 import { observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 
 const Ledger = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();
@@ -33,7 +34,10 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
 ) => {
   app.get(
     "/v1/ledger/head",
-    { schema: { response: { 200: LedgerHeadResponse } } },
+    {
+      schema: { response: { 200: LedgerHeadResponse } },
+      config: routeRules("global", ["chain_unavailable"]),
+    },
     async (request, reply) => {
       noStore(reply);
       const live = await observeLiveHead(chain, now, request.log);
@@ -62,7 +66,8 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     },
   );
 
-  app.get("/v1/stats", { schema: { response: { 200: StatsResponse } } }, async (request, reply) => {
+  const statsRoute = { schema: { response: { 200: StatsResponse } }, config: routeRules("global", []) };
+  app.get("/v1/stats", statsRoute, async (request, reply) => {
     noStore(reply);
     const { replica } = db;
     const [live, nsRows, nameRows, subRows] = await Promise.all([
