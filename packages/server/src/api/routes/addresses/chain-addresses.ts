@@ -10,10 +10,9 @@ import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
-import { NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
-import { namespaceRoute } from "../subnames/queries.ts";
-import { LabelParam } from "../subnames/schemas.ts";
-import { liveControl, type NameOrSubname } from "../subnames/state.ts";
+import { liveControl, type NameOrSubname } from "../../shared/live-control.ts";
+import { namespaceRoute } from "../../shared/namespace-route.ts";
+import { LabelSegment, NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 
 const PolicyResponse = z.object({
@@ -31,7 +30,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     "/v1/chain-policy/:namespace",
     {
       ...NO_STORE,
-      schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
+      schema: { params: z.object({ namespace: LabelSegment }), response: { 200: PolicyResponse } },
       config: {
         ...NAME_SEGMENT_ROUTE,
         ...routeRules("global", [
@@ -56,7 +55,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     {
       ...NO_STORE,
       schema: {
-        params: z.object({ namespace: LabelParam, name: NameSegment, network: z.string().max(64) }),
+        params: z.object({ namespace: LabelSegment, name: NameSegment, network: z.string().max(64) }),
         response: { 200: AddressResponse },
       },
       config: {

@@ -11,9 +11,9 @@ import { trackedContracts } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
+import { liveControl } from "../../shared/live-control.ts";
+import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
-import { namespaceRoute } from "../subnames/queries.ts";
-import { liveControl } from "../subnames/state.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 
 const PrepareBody = z.strictObject({

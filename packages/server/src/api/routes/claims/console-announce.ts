@@ -12,7 +12,7 @@ import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, sessionOf } from "../console/context.ts";
+import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
 import { labelSegment } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 

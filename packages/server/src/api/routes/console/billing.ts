@@ -10,7 +10,7 @@ import type { Config } from "../../../config/index.ts";
 import { billingPayments, subscriptions } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, sessionOf } from "./context.ts";
+import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
 
 /** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */
 const xlm = (stroops: bigint) => stroopsToXlm(stroops).replace(/\.?0+$/, "");

@@ -14,8 +14,8 @@ import { z } from "zod";
 import type { OwnerContext } from "../../../auth/console-guard.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "./context.ts";
 
 const SubnamePolicyBody = z.strictObject({
   namespace: NamespaceField,

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { namespaceProfiles } from "../../../db/tables.ts";
 import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, NamespaceField, sessionOf } from "./context.ts";
+import { type ConsoleContext, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { parseLogo } from "./logo.ts";
 
 export const DISPLAY_NAME_MAX = 64;

@@ -4,11 +4,11 @@ import { isAccountId } from "@namereg/protocol";
 import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { byteOrder } from "../../../db/byte-order.ts";
 import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { billingScope } from "../../billing-scope.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
-import { byteOrder } from "../discovery/namespace.ts";
 
 export const DIRECTORY_REVERSE_LIMIT = 20;
 export const DIRECTORY_ROSTER_LIMIT = 200;

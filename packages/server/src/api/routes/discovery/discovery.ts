@@ -3,20 +3,14 @@
 import { desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { byteOrder } from "../../../db/byte-order.ts";
 import { namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
-import {
-  asciiLower,
-  byteOrder,
-  httpSubnamePolicy,
-  NamespaceParam,
-  SubnamePolicy,
-  Timestamp,
-} from "./namespace.ts";
+import { asciiLower, httpSubnamePolicy, NamespaceParam, SubnamePolicy, Timestamp } from "./namespace.ts";
 
 export const NAMESPACE_LIST_LIMIT = 500;
 export const SHOWCASE_LIMIT = 12;

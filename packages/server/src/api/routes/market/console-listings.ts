@@ -13,7 +13,7 @@ import { bondFor, newHashMemo } from "../../../market/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, MARKET_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../console/context.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
 
 const PriceXlm = z
