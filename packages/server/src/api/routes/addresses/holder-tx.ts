@@ -3,11 +3,9 @@
 // of call this service prepares (chain/submit-policy.ts) — and answers 200, 202 pending with the original hash,
 // or 409 failed. Preparing saves nothing. Open to wallet web apps from any origin (api/plugins/cors.ts).
 import { canonicalChainAddress, isAccountId, parseName, ResolverFns } from "@namereg/protocol";
-import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ContractRole, requireRelayable, singleContractCall } from "../../../chain/submit-policy.ts";
-import { trackedContracts } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
@@ -15,6 +13,7 @@ import { liveControl } from "../../shared/live-control.ts";
 import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
+import { trackedRoleOf } from "./queries.ts";
 
 const PrepareBody = z.strictObject({
   name: z.string().max(200),
@@ -46,11 +45,7 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   const roleOf = async (contractId: string): Promise<ContractRole | null> => {
     const configured = core.get(contractId);
     if (configured !== undefined) return configured;
-    const [row] = await db.db
-      .select({ role: trackedContracts.role })
-      .from(trackedContracts)
-      .where(and(eq(trackedContracts.contractId, contractId), eq(trackedContracts.retired, false)));
-    return (row?.role as ContractRole | undefined) ?? null;
+    return ((await trackedRoleOf(db.db, contractId)) as ContractRole | undefined) ?? null;
   };
 
   app.post(

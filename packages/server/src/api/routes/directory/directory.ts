@@ -1,14 +1,12 @@
 // GET /v1/directory/reverse/{address} and GET /v1/directory/namespaces (docs/api.md "Directory"): the cross-tenant
 // directory, the one read scoped by billing (api/billing-scope.ts). Entries are hints from the mirror, not proof.
 import { isAccountId } from "@namereg/protocol";
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { byteOrder } from "../../../db/byte-order.ts";
-import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { billingScope } from "../../billing-scope.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
+import { directoryRoster, heldInDirectory } from "./queries.ts";
 
 export const DIRECTORY_REVERSE_LIMIT = 20;
 export const DIRECTORY_ROSTER_LIMIT = 200;
@@ -53,26 +51,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
       const at = now();
       const scope = billingScope(replica, config.billing, at);
       const nowSeconds = BigInt(Math.floor(at.getTime() / 1000));
-      const rows = await replica
-        .select({
-          label: names.label,
-          namespace: names.namespace,
-          displayName: namespaceProfiles.displayName,
-        })
-        .from(names)
-        .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, names.namespace))
-        .where(
-          and(
-            eq(names.holder, address),
-            // Held now: not reclaimed and not past expiry (an expired name no longer resolves).
-            eq(names.active, true),
-            or(isNull(names.expiresAt), gt(names.expiresAt, nowSeconds)),
-            scope.filtered ? scope.subscribed(names.namespace) : undefined,
-          ),
-        )
-        // Newest first, as names by holder; names_holder_idx (holder, issued_ledger) serves it.
-        .orderBy(desc(names.issuedLedger), byteOrder(names.namespace), byteOrder(names.label))
-        .limit(DIRECTORY_REVERSE_LIMIT);
+      const rows = await heldInDirectory(replica, scope, address, nowSeconds, DIRECTORY_REVERSE_LIMIT);
       return {
         address,
         filtered: scope.filtered,
@@ -91,17 +70,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
   };
   app.get("/v1/directory/namespaces", rosterRoute, async () => {
     const scope = billingScope(replica, config.billing, now());
-    const rows = await replica
-      .select({
-        label: namespaces.label,
-        displayName: namespaceProfiles.displayName,
-        logo: namespaceProfiles.logo,
-      })
-      .from(namespaces)
-      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-      .where(scope.filtered ? scope.subscribed(namespaces.label) : undefined)
-      .orderBy(byteOrder(namespaces.label))
-      .limit(DIRECTORY_ROSTER_LIMIT);
+    const rows = await directoryRoster(replica, scope, DIRECTORY_ROSTER_LIMIT);
     return { filtered: scope.filtered, namespaces: rows };
   });
 };

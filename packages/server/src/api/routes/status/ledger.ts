@@ -1,15 +1,14 @@
 // GET /v1/ledger/head and GET /v1/stats (docs/api.md "GET /v1/ledger/head", "GET /v1/stats"): the observed chain head, alone or with the mirror's totals.
 // Both prefer the live RPC head and fall back to the indexer's last observation (docs/api.md "Conventions", `ledger`).
-import { count, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readIndexerSnapshot } from "../../../db/coverage.ts";
-import { names, namespaces, subnames } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import { observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
+import { mirrorCounts } from "./queries.ts";
 
 const Ledger = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();
@@ -70,20 +69,12 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
   app.get("/v1/stats", statsRoute, async (request, reply) => {
     noStore(reply);
     const { replica } = db;
-    const [live, nsRows, nameRows, subRows] = await Promise.all([
+    const [live, counts] = await Promise.all([
       observeLiveHead(chain, now, request.log),
-      replica.select({ n: count() }).from(namespaces),
-      // Active: issued and not reclaimed (an expired name still counts until it is reclaimed or reissued).
-      replica.select({ n: count() }).from(names).where(eq(names.active, true)),
-      replica.select({ n: count() }).from(subnames).where(eq(subnames.exists, true)),
+      mirrorCounts(replica),
     ]);
     // Counts that cannot be read are a 500; only the head degrades, and only to what the indexer saw.
     const ledger = live?.ledger ?? (await readIndexerSnapshot(replica)).headLedger;
-    return {
-      namespaces: Number(nsRows[0]?.n ?? 0),
-      names: Number(nameRows[0]?.n ?? 0),
-      subnames: Number(subRows[0]?.n ?? 0),
-      ledger,
-    };
+    return { ...counts, ledger };
   });
 };
