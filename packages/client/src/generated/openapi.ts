@@ -4050,7 +4050,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_not_found`, `namespace_not_found` */
+                /** @description `name_expired`, `name_not_issued`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4058,7 +4058,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_not_found" | "namespace_not_found";
+                            error: "name_expired" | "name_not_issued" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -4182,7 +4182,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_not_issued` */
+                /** @description `name_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4190,7 +4190,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_not_issued";
+                            error: "name_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;

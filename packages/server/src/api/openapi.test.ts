@@ -90,6 +90,13 @@ describe("the OpenAPI document", () => {
       "name_not_found",
     ]);
     expect(codes("/v1/resolve/{namespace}/{label}", "get", "400")).toEqual(["invalid_name"]);
+    // As the handlers answer (docs/api.md): the record says the name is not issued, its history that it is not found.
+    expect(codes("/v1/names/{namespace}/{label}", "get", "404")).toEqual([
+      "name_expired",
+      "name_not_issued",
+      "namespace_not_found",
+    ]);
+    expect(codes("/v1/names/{namespace}/{label}/history", "get", "404")).toEqual(["name_not_found"]);
     expect(codes("/records/submit", "post", "400")).toEqual(
       expect.arrayContaining(["invalid_request", "transaction_not_allowed"]),
     );

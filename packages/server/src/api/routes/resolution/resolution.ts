@@ -107,7 +107,12 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     "/v1/names/:namespace/:label",
     {
       schema: { params: NameParams, response: { 200: NameRecordResponse } },
-      config: routeRules("global", ["invalid_name", "name_not_found", "namespace_not_found"]),
+      config: routeRules("global", [
+        "invalid_name",
+        "namespace_not_found",
+        "name_not_issued",
+        "name_expired",
+      ]),
     },
     async (request) => {
       const ref = nameRef(request.params);
@@ -144,7 +149,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     "/v1/names/:namespace/:label/history",
     {
       schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } },
-      config: routeRules("global", ["invalid_name", "invalid_request", "name_not_issued"]),
+      config: routeRules("global", ["invalid_name", "invalid_request", "name_not_found"]),
     },
     async (request) => {
       const ref = nameRef(request.params);
