@@ -4052,7 +4052,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_not_found`, `namespace_not_found` */
+                /** @description `name_expired`, `name_not_issued`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4060,7 +4060,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_not_found" | "namespace_not_found";
+                            error: "name_expired" | "name_not_issued" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -4184,7 +4184,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_not_issued` */
+                /** @description `name_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4192,7 +4192,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_not_issued";
+                            error: "name_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;

@@ -15,6 +15,7 @@ import {
   type GlobalLimitCheck,
   type Handler,
   type ProxyTrust,
+  RESOLVE_ROUTE,
   recordFastResolve,
 } from "./fast-resolve.ts";
 import { loggerOptions } from "./logger.ts";
@@ -30,6 +31,7 @@ import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { ResolveCacheOptions } from "./resolve-cache.ts";
 import type { RouteDeps } from "./route-deps.ts";
+import { declaredRoutes, recordRouteRules } from "./route-rules.ts";
 import { chainAddressRoutes } from "./routes/addresses/chain-addresses.ts";
 import { holderTxRoutes } from "./routes/addresses/holder-tx.ts";
 import { archiveRoutes } from "./routes/archive/archive.ts";
@@ -160,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       redis = owned;
     }
 
+    // Before any route: each declares its errors and limit group in its options, which the readers below take.
+    recordRouteRules(app);
     await registerCors(app);
     const localLimit = await registerRateLimit(app, {
       perMinute: config.rateLimit.perMinute,
@@ -225,6 +229,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(historyRoutes, market);
     });
     if (deps.fastResolve !== false) {
+      // The fast path counts a hit against the global limit only, as the route itself would be counted.
+      const resolve = declaredRoutes(app).find((r) => r.method === "GET" && r.url === RESOLVE_ROUTE);
+      if (resolve?.limitGroup !== "global") {
+        throw new Error(
+          `${RESOLVE_ROUTE} must count against the global limit only: the fast path applies no other`,
+        );
+      }
       fastPath.fast = new FastResolve({
         resolution: routeDeps.resolution,
         limit: (app as unknown as { createRateLimit(): GlobalLimitCheck }).createRateLimit(),

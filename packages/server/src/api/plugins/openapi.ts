@@ -8,7 +8,7 @@ import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
-import { BODY_ERRORS, COMMON_ERRORS, ROUTE_ERRORS } from "./route-errors.ts";
+import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -54,12 +54,16 @@ function tagOf(url: string): string {
 }
 
 /**
- * The route's error answers from its table (route-errors.ts), grouped by status: each status lists exactly the
- * codes the route can answer with it. A route missing from the table falls back to the generic answers below
- * (the OpenAPI test fails on it, so none ships that way).
+ * The error answers a route declares in its options (`config.errors`, route-rules.ts), grouped by status: each
+ * status lists exactly the codes the route can answer with it. A route declaring none falls back to the generic
+ * answers below (route-rules.test.ts fails on it, so none ships that way).
  */
-function errorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
-  const listed = ROUTE_ERRORS[`${method} ${url}`];
+function errorResponses(
+  method: string,
+  url: string,
+  hasBody: boolean,
+  listed: ErrorCodes | undefined,
+): Record<string, object> {
   if (listed === undefined) return genericErrorResponses(method, url, hasBody);
   const codes = new Set([...listed, ...COMMON_ERRORS, ...(hasBody ? BODY_ERRORS : [])]);
   const byStatus = new Map<number, string[]>();
@@ -87,7 +91,7 @@ function errorResponses(method: string, url: string, hasBody: boolean): Record<s
   return out;
 }
 
-/** Routes without a table entry: the house error format for the statuses a route of this shape can answer. */
+/** Routes declaring no errors: the house error format for the statuses a route of this shape can answer. */
 function genericErrorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
   const out: Record<string, object> = {
     "400": { description: "Invalid input (`invalid_request` or the route's own code)", content: json() },
@@ -171,7 +175,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           ...schema,
           tags: [tagOf(out.url)],
           ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
-          response: { ...errorResponses(method, out.url, schema.body !== undefined), ...responses },
+          response: {
+            ...errorResponses(method, out.url, schema.body !== undefined, input.route.config?.errors),
+            ...responses,
+          },
         },
       };
     },

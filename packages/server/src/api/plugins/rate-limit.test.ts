@@ -104,6 +104,37 @@ describe("per-route limits on top of the global one", () => {
     expect((await call("POST", "/records/submit", ip)).statusCode).toBe(429);
   });
 
+  it("takes a route's group from its own options, not from its path", async () => {
+    const own = await buildApp({
+      config: testConfig({ RATE_LIMIT_PER_MINUTE: "100", PREPARE_RATE_LIMIT_PER_MINUTE: "1" }),
+      db: database,
+      redis: null,
+    });
+    try {
+      own.post("/v1/costly", { config: { limitGroup: "prepare", errors: [] } }, async () => ({ ok: true }));
+      own.post("/v1/cheap/prepare", { config: { limitGroup: "global", errors: [] } }, async () => ({
+        ok: true,
+      }));
+      const ip = "192.0.2.40";
+      const post = (url: string) => own.inject({ method: "POST", url, remoteAddress: ip, payload: {} });
+      expect((await post("/v1/costly")).statusCode).toBe(200);
+      const limited = await post("/v1/costly");
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({
+        error: "rate_limited",
+        detail: "at most 1 prepare requests a minute",
+      });
+      // Declared global: its path ending in /prepare does not put it in the group.
+      for (let i = 0; i < 3; i++) {
+        const cheap = await post("/v1/cheap/prepare");
+        expect(cheap.statusCode).toBe(200);
+        expect(cheap.headers["ratelimit-limit"]).toBe("100");
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it("counts a limited route against the global limit too", async () => {
     const small = await buildApp({
       config: testConfig({ RATE_LIMIT_PER_MINUTE: "2", AUTH_RATE_LIMIT_PER_MINUTE: "50" }),

@@ -1,26 +1,24 @@
 // Per-route limits on top of the global one (docs/operations.md "Topologies"): the routes that cost the service or the chain most — SEP-10
 // challenges and tokens, every prepare (a simulation on the RPC), every submit (a send), and the marketplace
 // intent — each group counted apart per client address, in the same store as the global limit (Redis when
-// configured, so replicas share it). A request to these routes counts against both limits.
+// configured, so replicas share it). A request to these routes counts against both limits. Each route names its
+// group in its own options (`config.limitGroup`, route-rules.ts); `global` routes count against the global one only.
 //
 // @fastify/rate-limit's own per-route config replaces the global limit for that route instead of adding to it,
 // and its route hooks skip each other on one request; so the groups use its createRateLimit (a check that
 // decides nothing by itself) from a hook that runs after the global one.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { ApiError } from "../errors.ts";
-
-export type LimitGroup = "auth" | "prepare" | "submit" | "intent";
+import type { LimitGroup } from "../route-rules.ts";
 
 export type RouteLimits = Readonly<Record<LimitGroup, number>>;
 
-/** Which group a route belongs to, by its path pattern and method; null: the global limit only. */
-export function limitGroupOf(method: string, url: string): LimitGroup | null {
-  if (url === "/auth" && (method === "GET" || method === "POST")) return "auth";
-  if (method !== "POST") return null;
-  if (url.endsWith("/prepare")) return "prepare";
-  if (url.endsWith("/submit")) return "submit";
-  if (url === "/v1/market/listings/:id/intent") return "intent";
-  return null;
+/** The group a route declared; null: the global limit only. */
+export function limitGroupOf(route: Pick<RouteOptions, "method" | "config">): LimitGroup | null {
+  const group = route.config?.limitGroup;
+  // The HEAD route Fastify adds beside a GET shares its options; it has always counted against the global limit only.
+  if (group === undefined || group === "global" || route.method === "HEAD") return null;
+  return group;
 }
 
 interface LimitResult {
@@ -48,8 +46,7 @@ export function installRouteLimits(app: FastifyInstance, limits: RouteLimits): v
     );
   }
   app.addHook("onRoute", (route: RouteOptions) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const group = methods.map((m) => limitGroupOf(m, route.url)).find((g) => g !== null) ?? null;
+    const group = limitGroupOf(route);
     const check = group === null ? undefined : checks.get(group);
     if (check === undefined) return;
     const hook = async (request: FastifyRequest, reply: FastifyReply) => {

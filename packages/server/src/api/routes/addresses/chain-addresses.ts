@@ -9,10 +9,10 @@ import { liveRead } from "../../../chain/live-reads.ts";
 import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
-import { namespaceRoute } from "../subnames/queries.ts";
-import { LabelParam } from "../subnames/schemas.ts";
-import { liveControl, type NameOrSubname } from "../subnames/state.ts";
+import { routeRules } from "../../route-rules.ts";
+import { liveControl, type NameOrSubname } from "../../shared/live-control.ts";
+import { namespaceRoute } from "../../shared/namespace-route.ts";
+import { LabelSegment, NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 
 const PolicyResponse = z.object({
@@ -30,8 +30,17 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     "/v1/chain-policy/:namespace",
     {
       ...NO_STORE,
-      schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
-      config: NAME_SEGMENT_ROUTE,
+      schema: { params: z.object({ namespace: LabelSegment }), response: { 200: PolicyResponse } },
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", [
+          "invalid_name",
+          "namespace_not_found",
+          "no_resolver",
+          "multichain_unsupported",
+          "chain_unavailable",
+        ]),
+      },
     },
     async (request) => {
       const { namespace } = request.params;
@@ -46,10 +55,22 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     {
       ...NO_STORE,
       schema: {
-        params: z.object({ namespace: LabelParam, name: NameSegment, network: z.string().max(64) }),
+        params: z.object({ namespace: LabelSegment, name: NameSegment, network: z.string().max(64) }),
         response: { 200: AddressResponse },
       },
-      config: NAME_SEGMENT_ROUTE,
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", [
+          "invalid_name",
+          "unsupported_network",
+          "name_not_found",
+          "name_expired",
+          "no_resolver",
+          "chain_disabled",
+          "multichain_unsupported",
+          "chain_unavailable",
+        ]),
+      },
     },
     async (request) => {
       const { namespace } = request.params;

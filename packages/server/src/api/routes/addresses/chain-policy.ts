@@ -4,7 +4,7 @@ import { type ChainNetwork, isChainNetwork, ResolverFns } from "@namereg/protoco
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { ApiError } from "../../errors.ts";
-import type { NamespaceRoute } from "../subnames/queries.ts";
+import type { NamespaceRoute } from "../../shared/namespace-route.ts";
 
 /** The resolver of a namespace that enabled records; 409 no_resolver otherwise (docs/api.md "Subnames, network addresses and holder transactions"). */
 export function resolverOf(ns: NamespaceRoute): string {

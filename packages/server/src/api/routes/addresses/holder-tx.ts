@@ -3,17 +3,17 @@
 // of call this service prepares (chain/submit-policy.ts) — and answers 200, 202 pending with the original hash,
 // or 409 failed. Preparing saves nothing. Open to wallet web apps from any origin (api/plugins/cors.ts).
 import { canonicalChainAddress, isAccountId, parseName, ResolverFns } from "@namereg/protocol";
-import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ContractRole, requireRelayable, singleContractCall } from "../../../chain/submit-policy.ts";
-import { trackedContracts } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
+import { liveControl } from "../../shared/live-control.ts";
+import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
-import { namespaceRoute } from "../subnames/queries.ts";
-import { liveControl } from "../subnames/state.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
+import { trackedRoleOf } from "./queries.ts";
 
 const PrepareBody = z.strictObject({
   name: z.string().max(200),
@@ -45,16 +45,26 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   const roleOf = async (contractId: string): Promise<ContractRole | null> => {
     const configured = core.get(contractId);
     if (configured !== undefined) return configured;
-    const [row] = await db.db
-      .select({ role: trackedContracts.role })
-      .from(trackedContracts)
-      .where(and(eq(trackedContracts.contractId, contractId), eq(trackedContracts.retired, false)));
-    return (row?.role as ContractRole | undefined) ?? null;
+    return ((await trackedRoleOf(db.db, contractId)) as ContractRole | undefined) ?? null;
   };
 
   app.post(
     "/records/prepare",
-    { schema: { body: PrepareBody, response: { 200: PrepareResponse } } },
+    {
+      schema: { body: PrepareBody, response: { 200: PrepareResponse } },
+      config: routeRules("prepare", [
+        ...PREPARE_ERRORS,
+        "invalid_name",
+        "invalid_chain_address",
+        "unsupported_network",
+        "name_not_found",
+        "name_expired",
+        "no_resolver",
+        "chain_disabled",
+        "multichain_unsupported",
+        "contract_holder_requires_adapter",
+      ]),
+    },
     async (request) => {
       const { name, chainAddress } = request.body;
       const network = requireNetwork(chainAddress.network);
@@ -101,7 +111,10 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
 
   app.post(
     "/records/submit",
-    { schema: { body: SubmitBody, response: SUBMIT_RESPONSES } },
+    {
+      schema: { body: SubmitBody, response: SUBMIT_RESPONSES },
+      config: routeRules("submit", SUBMIT_ERRORS),
+    },
     async (request, reply) => {
       if (chainClient === undefined) throw new ApiError("chain_unavailable");
       const call = singleContractCall(request.body.signedXdr, chainClient.networkPassphrase);

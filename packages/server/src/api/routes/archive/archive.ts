@@ -1,13 +1,12 @@
 // GET /v1/events and GET /v1/coverage (docs/api.md "GET /v1/events", docs/api.md "GET /v1/coverage"): the raw event archive, paged in chain order,
 // and the indexer's own report of how much of the chain it holds.
-import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { coverageOf, readIndexerSnapshot } from "../../../db/coverage.ts";
-import { events } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import {
   decodeCursor,
   type EventFilters,
@@ -15,6 +14,7 @@ import {
   encodeCursor,
   filterFingerprint,
 } from "./events-query.ts";
+import { eventsPage } from "./queries.ts";
 
 const Ledger = z.number().int();
 const Timestamp = z.iso.datetime();
@@ -61,14 +61,21 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
 ) => {
   const { replica } = db;
 
-  app.get("/v1/coverage", { schema: { response: { 200: CoverageSchema } } }, async (_request, reply) => {
+  const coverageRoute = {
+    schema: { response: { 200: CoverageSchema } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/coverage", coverageRoute, async (_request, reply) => {
     noStore(reply);
     return coverageOf(await readIndexerSnapshot(replica), now());
   });
 
   app.get(
     "/v1/events",
-    { schema: { querystring: EventsQuery, response: { 200: EventsResponse } } },
+    {
+      schema: { querystring: EventsQuery, response: { 200: EventsResponse } },
+      config: routeRules("global", ["invalid_request", "invalid_node"]),
+    },
     async (request, reply) => {
       noStore(reply);
       const { limit, cursor, ...filters } = request.query;
@@ -79,17 +86,7 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
       // whose events the page missed.
       const coverage = coverageOf(await readIndexerSnapshot(replica), now());
 
-      const where: SQL[] = [];
-      if (filters.contractId !== undefined) where.push(eq(events.contractId, filters.contractId));
-      if (filters.subject !== undefined) where.push(eq(events.subject, filters.subject));
-      if (filters.namespace !== undefined) where.push(eq(events.namespace, filters.namespace));
-      if (after !== undefined) where.push(gt(events.id, after));
-      const rows = await replica
-        .select()
-        .from(events)
-        .where(and(...where))
-        .orderBy(asc(events.id))
-        .limit(limit + 1);
+      const rows = await eventsPage(replica, filters, after, limit + 1);
 
       const truncated = rows.length > limit;
       const page = truncated ? rows.slice(0, limit) : rows;

@@ -11,6 +11,7 @@ import { openSession, revokeSession } from "../../../auth/sessions.ts";
 import { noStoreHook } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 
 const ChallengeQuery = z.strictObject({
   account: z.string({ error: "is required" }).refine(isAccountId, "must be a G… account key"),
@@ -40,7 +41,10 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
 
   app.get(
     "/auth",
-    { schema: { querystring: ChallengeQuery, response: { 200: ChallengeResponse } } },
+    {
+      schema: { querystring: ChallengeQuery, response: { 200: ChallengeResponse } },
+      config: routeRules("auth", ["invalid_request", "invalid_account", "chain_unavailable"]),
+    },
     async (request) => {
       const ctx = challengeContext();
       const transaction = await issueChallenge(ctx, request.query.account);
@@ -48,14 +52,22 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
     },
   );
 
-  app.post("/auth", { schema: { body: TokenBody, response: { 200: TokenResponse } } }, async (request) => {
+  const tokenRoute = {
+    schema: { body: TokenBody, response: { 200: TokenResponse } },
+    config: routeRules("auth", ["invalid_request", "unauthorized", "chain_unavailable"]),
+  };
+  app.post("/auth", tokenRoute, async (request) => {
     const ctx = challengeContext();
     const account = await redeemChallenge(ctx, request.body.transaction);
     const { token } = await openSession(db, config, { kind: "wallet", account, now: ctx.now });
     return { token };
   });
 
-  app.post("/auth/logout", { schema: { response: { 200: LogoutResponse } } }, async (request) => {
+  const logoutRoute = {
+    schema: { response: { 200: LogoutResponse } },
+    config: routeRules("global", ["invalid_request", "unauthorized"]),
+  };
+  app.post("/auth/logout", logoutRoute, async (request) => {
     const session = await guard.authenticate(request);
     await revokeSession(db, session.sessionId, now());
     return { ok: true as const };

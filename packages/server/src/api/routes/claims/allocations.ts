@@ -8,6 +8,7 @@ import { readIndexerSnapshot } from "../../../db/coverage.ts";
 import { noStore } from "../../cache.ts";
 import { observedHeadLedger, observeLiveHead } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { readAllocationQueue } from "./allocation-queue.ts";
 
 const Entry = z.object({
@@ -39,7 +40,10 @@ export const allocationRoutes: FastifyPluginAsyncZod<
 > = async (app, { db, resolution, chain, now }) => {
   app.get(
     "/v1/allocations",
-    { schema: { response: { 200: AllocationsResponse } } },
+    {
+      schema: { response: { 200: AllocationsResponse } },
+      config: routeRules("global", ["invalid_request"]),
+    },
     async (request, reply) => {
       // The countdown changes every second: a cached answer would be wrong by its age.
       noStore(reply);

@@ -10,6 +10,7 @@ import { readBondCredit, readCredit, readQuote, readReceipt } from "../../../cha
 import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
 import { labelSegment, SEGMENT_RULE } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
@@ -58,14 +59,23 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
   const chain = (): { reader: ChainClient; allocatorId: string } =>
     allocatorChain(chainClient, config.chain.contracts.allocator.id);
 
-  app.get("/v1/claim-fee", { ...NO_STORE, schema: { response: { 200: QuoteSchema } } }, async () => {
+  const quoteRoute = {
+    ...NO_STORE,
+    schema: { response: { 200: QuoteSchema } },
+    config: routeRules("global", ["chain_unavailable", "claim_fee_unavailable"]),
+  };
+  app.get("/v1/claim-fee", quoteRoute, async () => {
     const { reader, allocatorId } = chain();
     return claimFeeRead(() => readQuote(reader, allocatorId));
   });
 
   app.get(
     "/v1/claim-fee/:label",
-    { ...NO_STORE, schema: { params: LabelParams, response: { 200: LabelResponse } } },
+    {
+      ...NO_STORE,
+      schema: { params: LabelParams, response: { 200: LabelResponse } },
+      config: routeRules("global", ["invalid_name", "chain_unavailable", "claim_fee_unavailable"]),
+    },
     async (request) => {
       const label = requireLabel(request.params.label);
       const { reader, allocatorId } = chain();
@@ -78,7 +88,11 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
 
   app.get(
     "/v1/claim-fee/credit/:address",
-    { ...NO_STORE, schema: { params: AddressParams, response: { 200: CreditResponse } } },
+    {
+      ...NO_STORE,
+      schema: { params: AddressParams, response: { 200: CreditResponse } },
+      config: routeRules("global", ["bad_address", "invalid_account", "chain_unavailable"]),
+    },
     async (request) => {
       const payee = requirePayee(request.params.address);
       const { reader, allocatorId } = chain();
@@ -95,7 +109,10 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
 
   app.post(
     "/v1/claim-fee/credit/:address/prepare",
-    { schema: { params: AddressParams, body: CreditPrepareBody, response: { 200: CreditPrepareResponse } } },
+    {
+      schema: { params: AddressParams, body: CreditPrepareBody, response: { 200: CreditPrepareResponse } },
+      config: routeRules("prepare", [...PREPARE_ERRORS, "bad_address", "no_credit"]),
+    },
     async (request) => {
       const payee = requirePayee(request.params.address);
       const { source } = request.body;

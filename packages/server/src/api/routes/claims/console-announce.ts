@@ -11,7 +11,8 @@ import { type ClaimFeeQuote, readQuote } from "../../../chain/claim-fee.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { type ConsoleContext, sessionOf } from "../console/context.ts";
+import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
+import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
 import { labelSegment } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 
@@ -72,7 +73,16 @@ export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions
 ) => {
   app.post(
     "/console/register/announce/prepare",
-    { schema: { body: AnnounceBody, response: { 200: AnnouncePrepared } } },
+    {
+      schema: { body: AnnounceBody, response: { 200: AnnouncePrepared } },
+      config: routeRules("prepare", [
+        ...CONSOLE_ERRORS,
+        ...PREPARE_ERRORS,
+        "claim_fee_quote_required",
+        "claim_fee_changed",
+        "claim_fee_unavailable",
+      ]),
+    },
     async (request, reply) => {
       noStore(reply);
       const session = sessionOf(request);

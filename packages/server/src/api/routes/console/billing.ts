@@ -2,14 +2,14 @@
 // payment instructions and the payments seen for it. Same session and owner checks as the other console routes;
 // the namespace comes from X-Service-Namespace alone (a GET has no body).
 import { namespaceNode, stroopsToXlm } from "@namereg/protocol";
-import { desc, eq, or } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billing/terms.ts";
 import type { Config } from "../../../config/index.ts";
-import { billingPayments, subscriptions } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
-import { type ConsoleContext, sessionOf } from "./context.ts";
+import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
+import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
+import { recentPayments, subscriptionOf } from "./queries.ts";
 
 /** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */
 const xlm = (stroops: bigint) => stroopsToXlm(stroops).replace(/\.?0+$/, "");
@@ -53,22 +53,18 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
   app,
   { db, guard, now, config },
 ) => {
-  app.get("/console/billing", { schema: { response: { 200: BillingResponse } } }, async (request) => {
+  const billingRoute = {
+    schema: { response: { 200: BillingResponse } },
+    config: routeRules("global", [...CONSOLE_ERRORS, "billing_disabled"]),
+  };
+  app.get("/console/billing", billingRoute, async (request) => {
     const { billing } = config;
     if (!billing.enabled || billing.account === null) throw new ApiError("billing_disabled");
     const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
     const memo = namespaceNode(owner.namespace);
     const at = now();
-    const [row] = await db.db
-      .select()
-      .from(subscriptions)
-      .where(eq(subscriptions.namespace, owner.namespace));
-    const payments = await db.db
-      .select()
-      .from(billingPayments)
-      .where(or(eq(billingPayments.namespace, owner.namespace), eq(billingPayments.memo, memo)))
-      .orderBy(desc(billingPayments.toid), desc(billingPayments.operationIndex))
-      .limit(RECENT_PAYMENTS);
+    const row = await subscriptionOf(db.db, owner.namespace);
+    const payments = await recentPayments(db.db, owner.namespace, memo, RECENT_PAYMENTS);
     const price = xlm(billing.pricePerPeriod);
     return {
       namespace: owner.namespace,

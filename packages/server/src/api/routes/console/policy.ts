@@ -13,8 +13,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { OwnerContext } from "../../../auth/console-guard.ts";
 import { ApiError } from "../../errors.ts";
+import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "./context.ts";
 
 const SubnamePolicyBody = z.strictObject({
   namespace: NamespaceField,
@@ -63,7 +64,10 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
 ) => {
   app.post(
     "/console/subname-policy/prepare",
-    { schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } } },
+    {
+      schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } },
+      config: routeRules("prepare", [...CONSOLE_ERRORS, ...PREPARE_ERRORS, "subnames_unsupported"]),
+    },
     async (request) => {
       const { namespace, policy } = request.body;
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
@@ -87,7 +91,15 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
 
   app.post(
     "/console/chain-policy/prepare",
-    { schema: { body: ChainPolicyBody, response: { 200: ChainPolicyPrepared } } },
+    {
+      schema: { body: ChainPolicyBody, response: { 200: ChainPolicyPrepared } },
+      config: routeRules("prepare", [
+        ...CONSOLE_ERRORS,
+        ...PREPARE_ERRORS,
+        "no_resolver",
+        "unsupported_network",
+      ]),
+    },
     async (request) => {
       const { namespace } = request.body;
       const networks = allowlist(request.body.networks);
@@ -111,8 +123,11 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
 
   app.post(
     "/console/tx/submit",
-    // 409 has no schema here: it is both a failed transaction and the guard's namespace_changed.
-    { schema: { body: SubmitBody, response: { 200: SubmitSuccessBody, 202: SubmitPendingBody } } },
+    {
+      // 409 has no schema here: it is both a failed transaction and the guard's namespace_changed.
+      schema: { body: SubmitBody, response: { 200: SubmitSuccessBody, 202: SubmitPendingBody } },
+      config: routeRules("submit", [...CONSOLE_ERRORS, ...SUBMIT_ERRORS]),
+    },
     async (request, reply) => {
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
       const chain = chainOf(chainClient);

@@ -3,9 +3,10 @@
 // policy routes; the profile is not on chain, so the session's owner check is the only authority over it.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { namespaceProfiles } from "../../../db/tables.ts";
-import { type ConsoleContext, NamespaceField, sessionOf } from "./context.ts";
+import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
+import { type ConsoleContext, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { parseLogo } from "./logo.ts";
+import { saveProfile } from "./queries.ts";
 
 export const DISPLAY_NAME_MAX = 64;
 
@@ -42,16 +43,16 @@ export const consoleProfileRoutes: FastifyPluginAsyncZod<ConsoleContext> = async
 ) => {
   app.put(
     "/console/namespace-profile",
-    { schema: { body: ProfileBody, response: { 200: ProfileResponse } } },
+    {
+      schema: { body: ProfileBody, response: { 200: ProfileResponse } },
+      config: routeRules("global", CONSOLE_ERRORS),
+    },
     async (request) => {
       const { namespace, displayName } = request.body;
       await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
       const logo = request.body.logo === null ? null : parseLogo(request.body.logo);
       const updatedAt = now();
-      await db.db
-        .insert(namespaceProfiles)
-        .values({ label: namespace, displayName, logo, updatedAt })
-        .onConflictDoUpdate({ target: namespaceProfiles.label, set: { displayName, logo, updatedAt } });
+      await saveProfile(db.db, { label: namespace, displayName, logo, updatedAt });
       return { ok: true as const, namespace, displayName, logo };
     },
   );

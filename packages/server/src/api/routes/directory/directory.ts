@@ -1,13 +1,12 @@
 // GET /v1/directory/reverse/{address} and GET /v1/directory/namespaces (docs/api.md "Directory"): the cross-tenant
 // directory, the one read scoped by billing (api/billing-scope.ts). Entries are hints from the mirror, not proof.
 import { isAccountId } from "@namereg/protocol";
-import { and, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { billingScope } from "../../billing-scope.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { byteOrder } from "../discovery/namespace.ts";
+import { routeRules } from "../../route-rules.ts";
+import { directoryRoster, heldInDirectory } from "./queries.ts";
 
 export const DIRECTORY_REVERSE_LIMIT = 20;
 export const DIRECTORY_ROSTER_LIMIT = 200;
@@ -42,33 +41,17 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
         }),
         response: { 200: ReverseResponse },
       },
-      config: { validationCode: "invalid_account" },
+      config: {
+        validationCode: "invalid_account",
+        ...routeRules("global", ["invalid_account", "invalid_request"]),
+      },
     },
     async (request) => {
       const { address } = request.params;
       const at = now();
       const scope = billingScope(replica, config.billing, at);
       const nowSeconds = BigInt(Math.floor(at.getTime() / 1000));
-      const rows = await replica
-        .select({
-          label: names.label,
-          namespace: names.namespace,
-          displayName: namespaceProfiles.displayName,
-        })
-        .from(names)
-        .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, names.namespace))
-        .where(
-          and(
-            eq(names.holder, address),
-            // Held now: not reclaimed and not past expiry (an expired name no longer resolves).
-            eq(names.active, true),
-            or(isNull(names.expiresAt), gt(names.expiresAt, nowSeconds)),
-            scope.filtered ? scope.subscribed(names.namespace) : undefined,
-          ),
-        )
-        // Newest first, as names by holder; names_holder_idx (holder, issued_ledger) serves it.
-        .orderBy(desc(names.issuedLedger), byteOrder(names.namespace), byteOrder(names.label))
-        .limit(DIRECTORY_REVERSE_LIMIT);
+      const rows = await heldInDirectory(replica, scope, address, nowSeconds, DIRECTORY_REVERSE_LIMIT);
       return {
         address,
         filtered: scope.filtered,
@@ -81,19 +64,13 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
     },
   );
 
-  app.get("/v1/directory/namespaces", { schema: { response: { 200: RosterResponse } } }, async () => {
+  const rosterRoute = {
+    schema: { response: { 200: RosterResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/directory/namespaces", rosterRoute, async () => {
     const scope = billingScope(replica, config.billing, now());
-    const rows = await replica
-      .select({
-        label: namespaces.label,
-        displayName: namespaceProfiles.displayName,
-        logo: namespaceProfiles.logo,
-      })
-      .from(namespaces)
-      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-      .where(scope.filtered ? scope.subscribed(namespaces.label) : undefined)
-      .orderBy(byteOrder(namespaces.label))
-      .limit(DIRECTORY_ROSTER_LIMIT);
+    const rows = await directoryRoster(replica, scope, DIRECTORY_ROSTER_LIMIT);
     return { filtered: scope.filtered, namespaces: rows };
   });
 };

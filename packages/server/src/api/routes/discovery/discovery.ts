@@ -1,21 +1,14 @@
 // GET /v1/namespaces, /v1/namespaces/{namespace}, /v1/lookup and /v1/showcase (docs/api.md "Discovery: namespaces, lookup, showcase"): public discovery over
 // the mirror. None of them is scoped by billing; only the directory is (docs/billing.md).
-import { desc, eq, gt } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
-import {
-  asciiLower,
-  byteOrder,
-  httpSubnamePolicy,
-  NamespaceParam,
-  SubnamePolicy,
-  Timestamp,
-} from "./namespace.ts";
+import { asciiLower, httpSubnamePolicy, NamespaceParam, SubnamePolicy, Timestamp } from "./namespace.ts";
+import { namespaceList, namespaceWithProfile, showcaseNamespaces } from "./queries.ts";
 
 export const NAMESPACE_LIST_LIMIT = 500;
 export const SHOWCASE_LIMIT = 12;
@@ -89,20 +82,12 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
 ) => {
   const { replica } = db;
 
-  app.get("/v1/namespaces", { schema: { response: { 200: NamespaceListResponse } } }, async () => {
-    const rows = await replica
-      .select({
-        label: namespaces.label,
-        displayName: namespaceProfiles.displayName,
-        subnamePolicy: namespaces.subnamePolicy,
-        resolver: namespaces.resolver,
-        allocatedAt: namespaces.allocatedAt,
-        method: namespaces.method,
-      })
-      .from(namespaces)
-      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-      .orderBy(byteOrder(namespaces.label))
-      .limit(NAMESPACE_LIST_LIMIT + 1);
+  const namespacesRoute = {
+    schema: { response: { 200: NamespaceListResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/namespaces", namespacesRoute, async () => {
+    const rows = await namespaceList(replica, NAMESPACE_LIST_LIMIT + 1);
     return {
       namespaces: rows.slice(0, NAMESPACE_LIST_LIMIT).map((row) => ({
         label: row.label,
@@ -121,15 +106,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     "/v1/namespaces/:namespace",
     {
       schema: { params: z.strictObject({ namespace: NamespaceParam }), response: { 200: NamespaceResponse } },
-      config: NAME_SEGMENT_ROUTE,
+      config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
     },
     async (request) => {
       const { namespace } = request.params;
-      const [row] = await replica
-        .select({ ns: namespaces, displayName: namespaceProfiles.displayName })
-        .from(namespaces)
-        .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-        .where(eq(namespaces.label, namespace));
+      const row = await namespaceWithProfile(replica, namespace);
       if (row === undefined) throw new ApiError("namespace_not_found", { namespace });
       const { ns } = row;
       return {
@@ -152,7 +133,10 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
 
   app.get(
     "/v1/lookup",
-    { schema: { querystring: LookupQuery, response: { 200: LookupResponse } } },
+    {
+      schema: { querystring: LookupQuery, response: { 200: LookupResponse } },
+      config: routeRules("global", ["invalid_request", "invalid_name"]),
+    },
     async (request) => {
       const { q } = request.query;
       const found = await searchLookup(replica, planLookup(q), now());
@@ -164,20 +148,12 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     },
   );
 
-  app.get("/v1/showcase", { schema: { response: { 200: ShowcaseResponse } } }, async () => {
-    const rows = await replica
-      .select({
-        label: namespaces.label,
-        displayName: namespaceProfiles.displayName,
-        logo: namespaceProfiles.logo,
-        issuedNames: namespaces.issuedNames,
-      })
-      .from(namespaces)
-      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-      // A namespace with no names yet is not "active"; it stays discoverable through the list and lookup.
-      .where(gt(namespaces.issuedNames, 0))
-      .orderBy(desc(namespaces.issuedNames), byteOrder(namespaces.label))
-      .limit(SHOWCASE_LIMIT);
+  const showcaseRoute = {
+    schema: { response: { 200: ShowcaseResponse } },
+    config: routeRules("global", ["invalid_request"]),
+  };
+  app.get("/v1/showcase", showcaseRoute, async () => {
+    const rows = await showcaseNamespaces(replica, SHOWCASE_LIMIT);
     return { namespaces: rows };
   });
 };

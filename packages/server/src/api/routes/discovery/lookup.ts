@@ -8,9 +8,9 @@
 // - substrings are `LIKE '%term%'`, served by the pg_trgm GIN indexes, and sorted after matching. A trigram
 //   needs three characters, so shorter terms get prefix matches only.
 import { and, eq, gt, isNull, like, notLike, or, type SQL, sql } from "drizzle-orm";
+import { byteOrder } from "../../../db/byte-order.ts";
 import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
-import { byteOrder } from "./namespace.ts";
 
 export const LOOKUP_LIMIT = 8;
 export const LOOKUP_MAX_QUERY = 64;

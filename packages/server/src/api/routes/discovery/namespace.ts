@@ -1,7 +1,4 @@
-// Shared pieces of the namespace-facing routes (discovery and directory): the HTTP form of the subname policy
-// and the namespace path parameter.
-import { type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+// Pieces of the discovery routes: the HTTP form of the subname policy and the namespace path parameter.
 import { z } from "zod";
 import { LabelSegment } from "../path-params.ts";
 
@@ -26,12 +23,6 @@ export function httpSubnamePolicy(stored: string): SubnamePolicy {
 export const NamespaceParam = LabelSegment;
 
 export const Timestamp = z.iso.datetime();
-
-/**
- * Labels in byte order (`-` < digits < letters), whatever the database's collation, so PGlite and PostgreSQL list
- * alike; it is the order of the text_pattern_ops index on names.label.
- */
-export const byteOrder = (column: AnyPgColumn): SQL => sql`${column} using ~<~`;
 
 /** ASCII only, so no Unicode folding can turn another character into a label character. */
 export const asciiLower = (value: string): string => value.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -8,6 +8,7 @@ import { sessionKeys } from "../../../auth/keys.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import { type FederationRecord, federationRecord, primaryFederationRecord } from "./records.ts";
 
 const once = (issue: { input: unknown }) => (issue.input === undefined ? undefined : "must be given once");
@@ -42,7 +43,10 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
 
   app.get(
     "/federation",
-    { schema: { querystring: FederationQuery, response: { 200: FederationResponse } } },
+    {
+      schema: { querystring: FederationQuery, response: { 200: FederationResponse } },
+      config: routeRules("global", ["invalid_request", "not_found"]),
+    },
     async (request) => {
       const { q, type } = request.query;
       if (type === "id") {
@@ -97,7 +101,8 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
     return primaryFederationRecord(replica, q, now());
   }
 
-  app.get("/.well-known/stellar.toml", async (_request, reply) => {
+  const stellarTomlRoute = { config: routeRules("global", []) };
+  app.get("/.well-known/stellar.toml", stellarTomlRoute, async (_request, reply) => {
     // The published URLs come from configuration only: Host and X-Forwarded-Proto are whatever the client (or a
     // proxy) says, and a `javascript:` scheme once reached a URL wallets follow.
     const base = config.publicUrl;

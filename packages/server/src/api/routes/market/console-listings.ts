@@ -12,7 +12,8 @@ import { marketListings } from "../../../db/tables.ts";
 import { bondFor, newHashMemo } from "../../../market/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../console/context.ts";
+import { CONSOLE_ERRORS, MARKET_ERRORS, routeRules } from "../../route-rules.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
 
 const PriceXlm = z
@@ -72,7 +73,16 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
 
   app.post(
     "/console/market/listings",
-    { schema: { body: CreateBody, response: { 201: CreateResponse } } },
+    {
+      schema: { body: CreateBody, response: { 201: CreateResponse } },
+      config: routeRules("global", [
+        ...CONSOLE_ERRORS,
+        ...MARKET_ERRORS,
+        "listing_exists",
+        "name_not_found",
+        "invalid_node",
+      ]),
+    },
     async (request, reply) => {
       noStore(reply);
       const { namespace, priceXlm } = request.body;
@@ -123,6 +133,7 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
         params: z.object({ id: z.string().max(64) }),
         response: { 200: z.object({ ok: z.literal(true), listing: ListingState }) },
       },
+      config: routeRules("global", [...CONSOLE_ERRORS, ...MARKET_ERRORS, "not_found", "listing_not_active"]),
     },
     async (request, reply) => {
       noStore(reply);

@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { marketSales } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
+import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
 
 export const MAX_SALES = 50;
@@ -25,7 +26,10 @@ const HistoryResponse = z.object({ node: z.string(), sales: z.array(Sale) });
 export const historyRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (app, { db }) => {
   app.get(
     "/v1/market/history/:node",
-    { schema: { params: z.object({ node: z.string() }), response: { 200: HistoryResponse } } },
+    {
+      schema: { params: z.object({ node: z.string() }), response: { 200: HistoryResponse } },
+      config: routeRules("global", [...MARKET_ERRORS, "invalid_node", "invalid_request"]),
+    },
     async (request) => {
       const node = request.params.node.toLowerCase();
       if (!/^[0-9a-f]{64}$/.test(node))

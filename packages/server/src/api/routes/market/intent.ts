@@ -17,6 +17,7 @@ import { marketIntents, marketListings } from "../../../db/tables.ts";
 import { INTENT_LIFETIME_MS, newHashMemo } from "../../../market/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
+import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
 import { openListing } from "./open-listings.ts";
 
@@ -57,6 +58,15 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
         body: z.object({ account: z.string().max(128) }),
         response: { 200: IntentResponse },
       },
+      config: routeRules("intent", [
+        ...MARKET_ERRORS,
+        "invalid_request",
+        "invalid_account",
+        "not_found",
+        "listing_not_active",
+        "intent_conflict",
+        "chain_unavailable",
+      ]),
     },
     async (request, reply) => {
       noStore(reply);

@@ -6,6 +6,7 @@ import { desc } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { marketListings } from "../../../db/tables.ts";
+import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
 import { openListing } from "./open-listings.ts";
 
@@ -27,7 +28,11 @@ export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   { db, market, registryId },
 ) => {
   const open = openListing(registryId);
-  app.get("/v1/market/listings", { schema: { response: { 200: ListingsResponse } } }, async () => {
+  const listingsRoute = {
+    schema: { response: { 200: ListingsResponse } },
+    config: routeRules("global", [...MARKET_ERRORS, "invalid_request"]),
+  };
+  app.get("/v1/market/listings", listingsRoute, async () => {
     // The writer, not a replica: buyers pay from this list, and a lagging replica would still show a sale that
     // the indexer has already written.
     const rows = await db.db

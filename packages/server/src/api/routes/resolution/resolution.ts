@@ -1,21 +1,12 @@
 // Resolution routes (docs/api.md "Resolution, records, reverse, names by holder, history"): resolve (the hot path, answered from an in-memory cache of the
 // mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
 import { nameNode, parseName } from "@namereg/protocol";
-import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import {
-  nameHistory,
-  nameStats,
-  names,
-  namespaceProfiles,
-  namespaces,
-  primaryNames,
-  resolverRecords,
-} from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { CachedResolution } from "../../resolve-cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 import {
   encodeHistoryCursor,
   HistoryQuery,
@@ -25,6 +16,15 @@ import {
   nameRef,
   nodeOf,
 } from "./params.ts";
+import {
+  historyEvents,
+  holdsNow,
+  nameRecordParts,
+  nameRow,
+  namesHeldBy,
+  primaryNameOf,
+  recordsParts,
+} from "./queries.ts";
 import { readRecords } from "./records.ts";
 import { resolveFill } from "./resolve-fill.ts";
 import {
@@ -53,7 +53,10 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/resolve/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: ResolveResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: ResolveResponse } },
+      config: routeRules("global", ["invalid_name", "name_not_found", "name_expired"]),
+    },
     async (request, reply) => {
       const named = nameOf(request.params);
       const hit = cache.hit(named.name);
@@ -79,20 +82,13 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/by-holder/:address",
-    { schema: { params: AddressParams, response: { 200: ByHolderResponse } } },
+    {
+      schema: { params: AddressParams, response: { 200: ByHolderResponse } },
+      config: routeRules("global", ["bad_address", "invalid_request"]),
+    },
     async (request) => {
       const holder = holderAddress(request.params.address);
-      const rows = await mirror
-        .select({
-          namespace: names.namespace,
-          label: names.label,
-          issuedAt: names.issuedAt,
-          issuedLedger: names.issuedLedger,
-        })
-        .from(names)
-        .where(heldBy(holder, clock.nowSeconds()))
-        .orderBy(desc(names.issuedLedger), desc(names.node))
-        .limit(MAX_BY_HOLDER + 1);
+      const rows = await namesHeldBy(mirror, holder, clock.nowSeconds(), MAX_BY_HOLDER + 1);
       return {
         holder,
         names: rows.slice(0, MAX_BY_HOLDER).map((row) => ({
@@ -109,35 +105,29 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: NameRecordResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: NameRecordResponse } },
+      config: routeRules("global", [
+        "invalid_name",
+        "namespace_not_found",
+        "name_not_issued",
+        "name_expired",
+      ]),
+    },
     async (request) => {
       const ref = nameRef(request.params);
-      const [nsRows, nameRows, statRows] = await Promise.all([
-        mirror
-          .select({
-            owner: namespaces.owner,
-            locked: namespaces.locked,
-            displayName: namespaceProfiles.displayName,
-          })
-          .from(namespaces)
-          .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
-          .where(eq(namespaces.label, ref.namespace))
-          .limit(1),
-        mirror.select().from(names).where(eq(names.node, ref.node)).limit(1),
-        mirror
-          .select({ resolutions: nameStats.resolutions })
-          .from(nameStats)
-          .where(eq(nameStats.node, ref.node)),
-      ]);
-      const ns = nsRows[0];
+      const {
+        namespace: ns,
+        name: row,
+        resolutions,
+      } = await nameRecordParts(mirror, ref.namespace, ref.node);
       if (ns === undefined) throw new ApiError("namespace_not_found", { namespace: ref.namespace });
-      const row = nameRows[0];
       // A reclaimed name is not issued (any more).
       if (row === undefined || !row.active) throw new ApiError("name_not_issued", { name: ref.name });
       // docs/api.md "Resolution, records, reverse, names by holder, history": a timed name past its expiry yields 404 name_expired on every name route; its history
       // (/v1/names/{namespace}/{label}/history) still answers.
       if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
-      const stored = Number(statRows[0]?.resolutions ?? 0n);
+      const stored = Number(resolutions ?? 0n);
       return {
         name: ref.name,
         namespace: ref.namespace,
@@ -157,21 +147,17 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/names/:namespace/:label/history",
-    { schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } } },
+    {
+      schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } },
+      config: routeRules("global", ["invalid_name", "invalid_request", "name_not_found"]),
+    },
     async (request) => {
       const ref = nameRef(request.params);
       const { limit, cursor } = request.query;
       const before = cursor === undefined ? undefined : historyCursor(cursor, ref.node);
-      const [row] = await mirror.select().from(names).where(eq(names.node, ref.node)).limit(1);
+      const row = await nameRow(mirror, ref.node);
       if (row === undefined) throw new ApiError("name_not_found", { name: ref.name });
-      const where: SQL[] = [eq(nameHistory.node, ref.node)];
-      if (before !== undefined) where.push(lt(nameHistory.id, before));
-      const rows = await mirror
-        .select()
-        .from(nameHistory)
-        .where(and(...where))
-        .orderBy(desc(nameHistory.id))
-        .limit(limit + 1);
+      const rows = await historyEvents(mirror, ref.node, before, limit + 1);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
@@ -192,29 +178,21 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/records/:namespace/:label",
-    { schema: { params: NameParams, response: { 200: RecordsResponse } } },
+    {
+      schema: { params: NameParams, response: { 200: RecordsResponse } },
+      config: routeRules("global", [
+        "invalid_name",
+        "name_not_found",
+        "name_expired",
+        "no_resolver",
+        "chain_unavailable",
+      ]),
+    },
     async (request, reply) => {
       noStore(reply);
       const ref = nameRef(request.params);
-      const [nsRows, nameRows, recordRows] = await Promise.all([
-        mirror
-          .select({ resolver: namespaces.resolver, registrar: namespaces.registrar })
-          .from(namespaces)
-          .where(eq(namespaces.label, ref.namespace))
-          .limit(1),
-        mirror
-          .select({ active: names.active, expiresAt: names.expiresAt })
-          .from(names)
-          .where(eq(names.node, ref.node))
-          .limit(1),
-        mirror
-          .select({ textKeys: resolverRecords.textKeys })
-          .from(resolverRecords)
-          .where(eq(resolverRecords.node, ref.node)),
-      ]);
-      const ns = nsRows[0];
+      const { namespace: ns, name: row, textKeys } = await recordsParts(mirror, ref.namespace, ref.node);
       if (ns === undefined) throw new ApiError("namespace_not_found", { namespace: ref.namespace });
-      const row = nameRows[0];
       if (row === undefined || !row.active) throw new ApiError("name_not_found", { name: ref.name });
       if (clock.isExpired(row.expiresAt)) throw new ApiError("name_expired", { name: ref.name });
       if (ns.resolver === null) throw new ApiError("no_resolver", { namespace: ref.namespace });
@@ -224,7 +202,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
         node: ref.node,
         resolver: ns.resolver,
         registrar: ns.registrar,
-        textKeys: recordRows[0]?.textKeys ?? [],
+        textKeys: textKeys ?? [],
         primaryId: config.chain.contracts.primary.id,
         lookupId: config.chain.contracts.lookup.id,
       });
@@ -233,40 +211,23 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   app.get(
     "/v1/reverse/:address",
-    { schema: { params: AddressParams, response: { 200: ReverseResponse } } },
+    {
+      schema: { params: AddressParams, response: { 200: ReverseResponse } },
+      config: routeRules("global", ["bad_address", "no_name", "chain_unavailable"]),
+    },
     async (request) => {
       const address = holderAddress(request.params.address);
       const now = clock.nowSeconds();
       // The primary name first, if the address still holds it and it still resolves.
-      const [primary] = await mirror
-        .select({ name: primaryNames.name })
-        .from(primaryNames)
-        .where(eq(primaryNames.address, address));
-      const parsed = primary === undefined ? null : parseName(primary.name);
+      const primary = await primaryNameOf(mirror, address);
+      const parsed = primary === undefined ? null : parseName(primary);
       if (parsed?.kind === "name") {
-        const [held] = await mirror
-          .select({ node: names.node })
-          .from(names)
-          .where(and(eq(names.node, nameNode(parsed.label, parsed.namespace)), heldBy(address, now)));
-        if (held !== undefined) return { name: `${parsed.label}.${parsed.namespace}` };
+        if (await holdsNow(mirror, address, nameNode(parsed.label, parsed.namespace), now))
+          return { name: `${parsed.label}.${parsed.namespace}` };
       }
-      const [newest] = await mirror
-        .select({ namespace: names.namespace, label: names.label })
-        .from(names)
-        .where(heldBy(address, now))
-        .orderBy(desc(names.issuedLedger), desc(names.node))
-        .limit(1);
+      const [newest] = await namesHeldBy(mirror, address, now, 1);
       if (newest === undefined) throw new ApiError("no_name", { address });
       return { name: `${newest.label}.${newest.namespace}` };
     },
   );
 };
-
-/** Active (issued, not reclaimed), unexpired names of `holder`. */
-function heldBy(holder: string, nowSeconds: number): SQL | undefined {
-  return and(
-    eq(names.holder, holder),
-    eq(names.active, true),
-    or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
-  );
-}

@@ -2,15 +2,15 @@
 // head, alone or with the mirror's totals. Both report the head as /v1/status does (docs/api.md "Conventions",
 // `ledger`; chain-head.ts observedHeadLedger): the live RPC head, unless the indexer has seen a later one (a
 // lagging RPC replica), else the indexer's last observation.
-import { count, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { readIndexerSnapshot } from "../../../db/coverage.ts";
-import { names, namespaces, subnames } from "../../../db/tables.ts";
 import { noStore } from "../../cache.ts";
 import { observedHeadLedger, observeLiveHead, readSnapshotWithin } from "../../chain-head.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
+import { mirrorCounts } from "./queries.ts";
 
 const Ledger = z.number().int().nonnegative();
 const Count = z.number().int().nonnegative();
@@ -35,7 +35,10 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
 ) => {
   app.get(
     "/v1/ledger/head",
-    { schema: { response: { 200: LedgerHeadResponse } } },
+    {
+      schema: { response: { 200: LedgerHeadResponse } },
+      config: routeRules("global", ["chain_unavailable"]),
+    },
     async (request, reply) => {
       noStore(reply);
       const [live, snapshot] = await Promise.all([
@@ -68,24 +71,17 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     },
   );
 
-  app.get("/v1/stats", { schema: { response: { 200: StatsResponse } } }, async (request, reply) => {
+  const statsRoute = { schema: { response: { 200: StatsResponse } }, config: routeRules("global", []) };
+  app.get("/v1/stats", statsRoute, async (request, reply) => {
     noStore(reply);
     const { replica } = db;
-    const [live, snapshot, nsRows, nameRows, subRows] = await Promise.all([
+    const [live, snapshot, counts] = await Promise.all([
       observeLiveHead(chain, now, request.log),
       readIndexerSnapshot(replica),
-      replica.select({ n: count() }).from(namespaces),
-      // Active: issued and not reclaimed (an expired name still counts until it is reclaimed or reissued).
-      replica.select({ n: count() }).from(names).where(eq(names.active, true)),
-      replica.select({ n: count() }).from(subnames).where(eq(subnames.exists, true)),
+      mirrorCounts(replica),
     ]);
     // Counts that cannot be read are a 500; only the head degrades, and only to what the indexer saw.
     const ledger = observedHeadLedger(live, snapshot);
-    return {
-      namespaces: Number(nsRows[0]?.n ?? 0),
-      names: Number(nameRows[0]?.n ?? 0),
-      subnames: Number(subRows[0]?.n ?? 0),
-      ledger,
-    };
+    return { ...counts, ledger };
   });
 };

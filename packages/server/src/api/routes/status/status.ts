@@ -8,6 +8,7 @@ import { EscrowComponent, escrowComponent } from "../../../market/escrow-status.
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { routeRules } from "../../route-rules.ts";
 
 /** The spec names this component only as "the service RPC" and says it is reported under that name. */
 export const RPC_COMPONENT = "the service RPC" as const;
@@ -56,7 +57,8 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
   app,
   { db, chain, now, config },
 ) => {
-  app.get("/v1/status", { schema: { response: { 200: StatusResponse } } }, async (request, reply) => {
+  const statusRoute = { schema: { response: { 200: StatusResponse } }, config: routeRules("global", []) };
+  app.get("/v1/status", statusRoute, async (request, reply) => {
     noStore(reply);
     // Every part is bounded, so a frozen database makes the answer say so within ~2 s instead of hanging it.
     const at = now();

@@ -22,8 +22,9 @@ import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { intParam } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
+import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
+import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
-import { namespaceRoute } from "./queries.ts";
 import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
 import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
 
@@ -91,7 +92,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
     {
       ...NO_STORE,
       schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
-      config: NAME_SEGMENT_ROUTE,
+      config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
     },
     async (request) => {
       const { namespace } = request.params;
@@ -115,7 +116,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         params: z.object({ namespace: LabelParam, label: LabelParam, child: LabelParam }),
         response: { 200: ChildResponse },
       },
-      config: NAME_SEGMENT_ROUTE,
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", ["invalid_name", "name_not_found", "name_expired", "namespace_not_found"]),
+      },
     },
     async (request) => {
       const { namespace, label, child } = request.params;
@@ -148,7 +152,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         querystring: ListQuery,
         response: { 200: ListResponse },
       },
-      config: NAME_SEGMENT_ROUTE,
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", ["invalid_name", "name_not_found", "name_expired", "namespace_not_found"]),
+      },
     },
     async (request) => {
       const { namespace, label } = request.params;
@@ -181,7 +188,23 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
 
   app.post(
     "/subnames/prepare",
-    { schema: { body: PrepareBody, response: { 200: PrepareResponse } } },
+    {
+      schema: { body: PrepareBody, response: { 200: PrepareResponse } },
+      config: routeRules("prepare", [
+        ...PREPARE_ERRORS,
+        "invalid_name",
+        "name_not_found",
+        "name_expired",
+        "namespace_not_found",
+        "subname_generation_mismatch",
+        "subnames_unsupported",
+        "subname_creation_disabled",
+        "subnames_suspended",
+        "name_taken",
+        "parent_inactive",
+        "contract_holder_requires_adapter",
+      ]),
+    },
     async (request) => {
       const body = request.body;
       const parsed = parseName(body.name);

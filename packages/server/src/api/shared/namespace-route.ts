@@ -1,9 +1,9 @@
-// Which registrar and resolver serve a namespace: from the mirror, since routing changes are indexed events
-// (docs/contracts.md "Which contracts are followed").
+// Which registrar and resolver serve a namespace, for the subname and network-address routes: from the mirror,
+// since routing changes are indexed events (docs/contracts.md "Which contracts are followed").
 import { eq } from "drizzle-orm";
-import { namespaces } from "../../../db/tables.ts";
-import type { Database } from "../../../db/types.ts";
-import { ApiError } from "../../errors.ts";
+import { namespaces } from "../../db/tables.ts";
+import type { Database } from "../../db/types.ts";
+import { ApiError } from "../errors.ts";
 
 export interface NamespaceRoute {
   readonly label: string;

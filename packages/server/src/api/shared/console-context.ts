@@ -1,10 +1,12 @@
+// What every console route is given and reads from its request (the session the console guard set): shared by
+// the console's own routes and the console routes of the claims and market areas.
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { ConsoleGuard, ConsoleSession } from "../../../auth/console-guard.ts";
-import type { ChainClient } from "../../../chain/chain-client.ts";
-import { ApiError } from "../../errors.ts";
-import type { RouteDeps } from "../../route-deps.ts";
-import { LabelSegment } from "../path-params.ts";
+import type { ConsoleGuard, ConsoleSession } from "../../auth/console-guard.ts";
+import type { ChainClient } from "../../chain/chain-client.ts";
+import { ApiError } from "../errors.ts";
+import type { RouteDeps } from "../route-deps.ts";
+import { LabelSegment } from "../routes/path-params.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

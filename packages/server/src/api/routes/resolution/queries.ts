@@ -1,0 +1,118 @@
+// The mirror reads of the resolution routes (resolution.ts), one per question a handler asks; the handlers keep
+// the answers' rules (what is not found, what is expired). Every read goes to the replica the caller passes.
+import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
+import {
+  nameHistory,
+  nameStats,
+  names,
+  namespaceProfiles,
+  namespaces,
+  primaryNames,
+  resolverRecords,
+} from "../../../db/tables.ts";
+import type { Db } from "../../../db/types.ts";
+
+/** Active (issued, not reclaimed), unexpired names of `holder`. */
+function heldBy(holder: string, nowSeconds: number): SQL | undefined {
+  return and(
+    eq(names.holder, holder),
+    eq(names.active, true),
+    or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
+  );
+}
+
+/** Up to `limit` names `holder` holds now, newest issued first. */
+export function namesHeldBy(mirror: Db, holder: string, nowSeconds: number, limit: number) {
+  return mirror
+    .select({
+      namespace: names.namespace,
+      label: names.label,
+      issuedAt: names.issuedAt,
+      issuedLedger: names.issuedLedger,
+    })
+    .from(names)
+    .where(heldBy(holder, nowSeconds))
+    .orderBy(desc(names.issuedLedger), desc(names.node))
+    .limit(limit);
+}
+
+/** What the full name record is made of: the namespace (with its profile), the name row and its stored count. */
+export async function nameRecordParts(mirror: Db, namespace: string, node: string) {
+  const [nsRows, nameRows, statRows] = await Promise.all([
+    mirror
+      .select({
+        owner: namespaces.owner,
+        locked: namespaces.locked,
+        displayName: namespaceProfiles.displayName,
+      })
+      .from(namespaces)
+      .leftJoin(namespaceProfiles, eq(namespaceProfiles.label, namespaces.label))
+      .where(eq(namespaces.label, namespace))
+      .limit(1),
+    mirror.select().from(names).where(eq(names.node, node)).limit(1),
+    mirror.select({ resolutions: nameStats.resolutions }).from(nameStats).where(eq(nameStats.node, node)),
+  ]);
+  return { namespace: nsRows[0], name: nameRows[0], resolutions: statRows[0]?.resolutions };
+}
+
+/** The name's row, whatever its state. */
+export async function nameRow(mirror: Db, node: string) {
+  const [row] = await mirror.select().from(names).where(eq(names.node, node)).limit(1);
+  return row;
+}
+
+/** Up to `limit` of the name's history events before the event `before` (from the newest when undefined). */
+export function historyEvents(mirror: Db, node: string, before: number | undefined, limit: number) {
+  const where: SQL[] = [eq(nameHistory.node, node)];
+  if (before !== undefined) where.push(lt(nameHistory.id, before));
+  return mirror
+    .select()
+    .from(nameHistory)
+    .where(and(...where))
+    .orderBy(desc(nameHistory.id))
+    .limit(limit);
+}
+
+/** What a live records read needs from the mirror: the namespace's contracts, the name's state, its text keys. */
+export async function recordsParts(mirror: Db, namespace: string, node: string) {
+  const [nsRows, nameRows, recordRows] = await Promise.all([
+    mirror
+      .select({ resolver: namespaces.resolver, registrar: namespaces.registrar })
+      .from(namespaces)
+      .where(eq(namespaces.label, namespace))
+      .limit(1),
+    mirror
+      .select({ active: names.active, expiresAt: names.expiresAt })
+      .from(names)
+      .where(eq(names.node, node))
+      .limit(1),
+    mirror
+      .select({ textKeys: resolverRecords.textKeys })
+      .from(resolverRecords)
+      .where(eq(resolverRecords.node, node)),
+  ]);
+  return { namespace: nsRows[0], name: nameRows[0], textKeys: recordRows[0]?.textKeys };
+}
+
+/** The primary name `address` set, if any (it may no longer hold it). */
+export async function primaryNameOf(mirror: Db, address: string): Promise<string | undefined> {
+  const [primary] = await mirror
+    .select({ name: primaryNames.name })
+    .from(primaryNames)
+    .where(eq(primaryNames.address, address));
+  return primary?.name;
+}
+
+/** Whether `address` holds the name `node` now. */
+export async function holdsNow(
+  mirror: Db,
+  address: string,
+  node: string,
+  nowSeconds: number,
+): Promise<boolean> {
+  const [held] = await mirror
+    .select({ node: names.node })
+    .from(names)
+    .where(and(eq(names.node, node), heldBy(address, nowSeconds)));
+  return held !== undefined;
+}
