@@ -142,6 +142,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** How long an idle kept-alive connection stays open (stop() closes every connection at once anyway). */
+const IDLE_KEEP_ALIVE_MS = 120_000;
+
 function listen(handle: Handler, host: string, port: number, onUrl: (url: string) => void) {
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -150,6 +153,10 @@ function listen(handle: Handler, host: string, port: number, onUrl: (url: string
       } else res.destroy();
     });
   });
+  // Node closes an idle kept-alive socket after 5 s. A client that spends longer than that between two requests
+  // (decoding a 5,000-event page on a loaded machine) can send its next request on a socket the server is closing
+  // and see "fetch failed". RPC providers keep idle connections far longer, so the devnet does too.
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   return new Promise<RunningServer>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
