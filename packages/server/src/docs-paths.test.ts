@@ -117,7 +117,8 @@ const OUTSIDE = new RegExp(
   [
     "CONTRACTS\\.md",
     "DESIGN\\.md",
-    "\\.\\./shared/",
+    // The workplace folder beside the repository, not `api/shared/` reached from a route (`../../shared/`).
+    "(?<![./])\\.\\./shared/",
     "name-registry-" + "service-api",
     "spec('s)? \u00a7",
   ].join("|"),
@@ -133,6 +134,8 @@ describe("citations", () => {
     expect(OUTSIDE.test("see spec \u00a74.6 rule 3")).toBe(true);
     expect(OUTSIDE.test("(CONTRACTS" + ".md, Allocator)")).toBe(true);
     expect(OUTSIDE.test('(docs/api.md "Claim fee")')).toBe(false);
+    expect(OUTSIDE.test("read ../shared" + "/spec first")).toBe(true);
+    expect(OUTSIDE.test('import { x } from "../../shared/console-context.ts";')).toBe(false);
   });
 
   it("no source file or doc cites a file outside the repository", () => {

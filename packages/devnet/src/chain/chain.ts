@@ -2,32 +2,29 @@
 // window, and the host API the rest of the devnet (scenarios, benchmarks) uses.
 import { Asset, hash, Keypair, StrKey, xdr } from "@stellar/stellar-sdk";
 import type { Contract } from "../host/contract.ts";
+import { accountKeyId, readAccount, STROOPS_PER_XLM } from "./accounts.ts";
+import { applyQueue } from "./apply-ledger.ts";
 import {
-  accountKeyId,
-  newAccountEntry,
-  readAccount,
-  STROOPS_PER_XLM,
-  withAccountChanges,
-  writeAccount,
-} from "./accounts.ts";
-import { EventStore, type StoredEvent } from "./event-store.ts";
+  type ChainOptions,
+  DEFAULT_RETENTION_LEDGERS,
+  STANDALONE_PASSPHRASE,
+  type SubmitResult,
+  type TransactionRecord,
+} from "./chain-types.ts";
 import {
-  type ClosedLedger,
-  closeLedgerHeader,
-  type LedgerTransactionRecord,
-  TOTAL_COINS,
-} from "./ledger-close.ts";
-import { type EntryRecord, LedgerState, ledgerKeyId, StateOverlay } from "./ledger-state.ts";
-import { PrivilegedAuth } from "./soroban/auth.ts";
-import {
-  contractDataKey,
-  contractDataRecord,
-  type Durability,
-  instanceRecord,
-} from "./soroban/contract-data.ts";
+  fundFromRoot,
+  readContractData,
+  runPrivileged,
+  seedGenesisState,
+  writeContractData,
+} from "./direct-state.ts";
+import { EventStore } from "./event-store.ts";
+import { LedgerHistory } from "./history.ts";
+import { type ClosedLedger, closeLedgerHeader } from "./ledger-close.ts";
+import { type EntryRecord, LedgerState, ledgerKeyId } from "./ledger-state.ts";
+import { contractDataKey, type Durability } from "./soroban/contract-data.ts";
 import { deriveContractId, kindWasmHash, networkIdOf } from "./soroban/contract-ids.ts";
-import { Footprint } from "./soroban/footprint.ts";
-import { Host, type HostEnvironment } from "./soroban/host.ts";
+import type { Host, HostEnvironment } from "./soroban/host.ts";
 import { KindRegistry } from "./soroban/kinds.ts";
 import {
   type AuthMode,
@@ -36,43 +33,19 @@ import {
   simulateTransaction,
 } from "./soroban/simulate.ts";
 import { type SyntheticEvent, toStoredEvents } from "./synthetic-events.ts";
-import { type AppliedTransaction, applyTransaction, emptyMeta } from "./transactions/apply.ts";
 import { MalformedEnvelopeError, type ParsedTransaction, parseTransaction } from "./transactions/envelope.ts";
 import { bidFee, minimumFee } from "./transactions/fees.ts";
 import { failureResult } from "./transactions/results.ts";
 import { validateTransaction } from "./transactions/validate.ts";
 
-export const STANDALONE_PASSPHRASE = "Standalone Network ; February 2017";
-export const DEFAULT_RETENTION_LEDGERS = 17_280;
-
-export interface ChainOptions {
-  networkPassphrase?: string;
-  /** Sequence of the genesis ledger (default 1; the first ledger closed after it is 2). */
-  genesisLedger?: number;
-  /** Close time of the genesis ledger, unix seconds (default: now). */
-  genesisCloseTime?: number | bigint;
-  /** Ledgers of history kept (events, transactions, ledgers). */
-  retentionLedgers?: number;
-}
-
-export interface TransactionRecord {
-  readonly hash: string;
-  readonly ledger: ClosedLedger;
-  readonly applicationOrder: number;
-  readonly applied: AppliedTransaction;
-  readonly envelopeXdr: string;
-  readonly resultXdr: string;
-  readonly resultMetaXdr: string;
-}
-
-export type SubmitStatus = "PENDING" | "DUPLICATE" | "TRY_AGAIN_LATER" | "ERROR";
-
-export interface SubmitResult {
-  readonly status: SubmitStatus;
-  readonly hash: string;
-  readonly errorResult?: xdr.TransactionResult;
-}
-
+export {
+  type ChainOptions,
+  DEFAULT_RETENTION_LEDGERS,
+  STANDALONE_PASSPHRASE,
+  type SubmitResult,
+  type SubmitStatus,
+  type TransactionRecord,
+} from "./chain-types.ts";
 export { MalformedEnvelopeError };
 
 function nowSeconds(): number {
@@ -99,9 +72,7 @@ export class Chain {
   /** Shortened retention visible through the RPC (fault injection); undefined = the configured one. */
   visibleRetention: number | undefined;
 
-  #ledgers: ClosedLedger[] = [];
-  #ledgerBase: number;
-  readonly #transactions = new Map<string, TransactionRecord>();
+  readonly #history: LedgerHistory;
   #queue: ParsedTransaction[] = [];
   readonly #pendingSources = new Map<string, string>();
   #injected: SyntheticEvent[] = [];
@@ -115,20 +86,10 @@ export class Chain {
     this.root = Keypair.master(this.networkPassphrase);
     this.retentionLedgers = opts.retentionLedgers ?? DEFAULT_RETENTION_LEDGERS;
     this.genesisLedger = opts.genesisLedger ?? 1;
-    this.#ledgerBase = this.genesisLedger;
     const genesis = this.genesisLedger;
-    writeAccount(
-      this.state,
-      this.root.publicKey(),
-      newAccountEntry(this.root.publicKey(), TOTAL_COINS, 0n),
-      genesis,
-    );
-    this.state.put(
-      ledgerKeyId(contractDataKey(this.nativeTokenId, xdr.ScVal.scvLedgerKeyContractInstance())),
-      instanceRecord(this.nativeTokenId, xdr.ContractExecutable.contractExecutableStellarAsset(), genesis),
-    );
+    seedGenesisState(this.state, this.root, this.nativeTokenId, genesis);
     const closeTime = Number(opts.genesisCloseTime ?? nowSeconds());
-    this.#ledgers.push(
+    this.#history = new LedgerHistory(
       closeLedgerHeader({ sequence: genesis, closeTime, previous: undefined, transactions: [], feePool: 0n }),
     );
     this.events.append(genesis, closeTime, []);
@@ -137,19 +98,19 @@ export class Chain {
   // ---- ledgers ----
 
   get latest(): ClosedLedger {
-    return this.#ledgers[this.#ledgers.length - 1] as ClosedLedger;
+    return this.#history.latest;
   }
 
   /** The oldest ledger served, after the configured retention and any shortened (fault) retention. */
   get oldest(): ClosedLedger {
     const latest = this.latest.sequence;
     const window = Math.min(this.retentionLedgers, this.visibleRetention ?? Number.POSITIVE_INFINITY);
-    const sequence = Math.max(this.#ledgerBase, latest - Math.max(1, window) + 1);
+    const sequence = Math.max(this.#history.base, latest - Math.max(1, window) + 1);
     return this.ledger(sequence) as ClosedLedger;
   }
 
   ledger(sequence: number): ClosedLedger | undefined {
-    return this.#ledgers[sequence - this.#ledgerBase];
+    return this.#history.ledger(sequence);
   }
 
   onLedgerClosed(listener: (ledger: ClosedLedger) => void): () => void {
@@ -197,19 +158,12 @@ export class Chain {
     const queue = this.#queue;
     this.#queue = [];
     this.#pendingSources.clear();
-    const records: LedgerTransactionRecord[] = [];
-    const stored: StoredEvent[] = [];
-    for (const tx of queue) {
-      const applied = this.#apply(tx, sequence, closeTime, env);
-      this.#feePool += applied.result.feeCharged;
-      const applicationOrder = records.length + 1;
-      records.push({ applied, hash: tx.hash, applicationOrder });
-      applied.operationEvents.forEach((events, op) => {
-        events.forEach((event, index) => {
-          stored.push(storedEvent(event, applicationOrder, op, index, tx.hash));
-        });
-      });
-    }
+    const { records, stored, feePool } = applyQueue(
+      queue,
+      { state: this.state, sequence, closeTime, env, nativeTokenId: this.nativeTokenId },
+      this.#feePool,
+    );
+    this.#feePool = feePool;
     const injected = this.#injected;
     this.#injected = [];
     stored.push(...toStoredEvents([...injected, ...extraEvents], records.length + 1));
@@ -220,67 +174,11 @@ export class Chain {
       transactions: records,
       feePool: this.#feePool,
     });
-    this.#ledgers.push(ledger);
+    this.#history.append(ledger, records);
     this.events.append(sequence, closeTime, stored);
-    for (const record of records) {
-      this.#transactions.set(record.hash, {
-        hash: record.hash,
-        ledger,
-        applicationOrder: record.applicationOrder,
-        applied: record.applied,
-        envelopeXdr: record.applied.tx.envelopeXdr,
-        resultXdr: record.applied.result.toXdr("base64"),
-        resultMetaXdr: record.applied.meta.toXdr("base64"),
-      });
-    }
-    this.#prune();
+    if (this.#history.prune(this.retentionLedgers)) this.events.prune(this.#history.base);
     for (const listener of this.#listeners) listener(ledger);
     return ledger;
-  }
-
-  /** A bug in a contract kind or in the devnet fails that one transaction (txINTERNAL_ERROR), not the ledger. */
-  #apply(
-    tx: ParsedTransaction,
-    sequence: number,
-    closeTime: number,
-    env: HostEnvironment,
-  ): AppliedTransaction {
-    const overlay = new StateOverlay(this.state);
-    try {
-      const applied = applyTransaction(tx, {
-        state: overlay,
-        ledgerSeq: sequence,
-        closeTime: BigInt(closeTime),
-        env,
-        nativeTokenId: this.nativeTokenId,
-      });
-      overlay.commit();
-      return applied;
-    } catch (error) {
-      console.error(`devnet: applying ${tx.hash} failed:`, error);
-      return {
-        tx,
-        successful: false,
-        result: failureResult(tx, { code: "txInternalError", inner: false }, 0n),
-        meta: emptyMeta(),
-        feeChanges: [],
-        postFeeChanges: [],
-        operationEvents: [],
-        transactionEvents: [],
-      };
-    }
-  }
-
-  #prune(): void {
-    const oldestKept = this.latest.sequence - this.retentionLedgers + 1;
-    const drop = oldestKept - this.#ledgerBase;
-    if (drop <= 0) return;
-    for (const ledger of this.#ledgers.slice(0, drop)) {
-      for (const t of ledger.transactions) this.#transactions.delete(t.hash);
-    }
-    this.#ledgers.splice(0, drop);
-    this.#ledgerBase += drop;
-    this.events.prune(this.#ledgerBase);
   }
 
   // ---- transactions ----
@@ -288,7 +186,7 @@ export class Chain {
   /** sendTransaction: envelope-level checks now, application at the next ledger close. */
   submit(envelopeXdr: string): SubmitResult {
     const tx = parseTransaction(envelopeXdr, this.networkPassphrase);
-    if (this.#transactions.has(tx.hash) || this.#queue.some((q) => q.hash === tx.hash)) {
+    if (this.#history.hasTransaction(tx.hash) || this.#queue.some((q) => q.hash === tx.hash)) {
       return { status: "DUPLICATE", hash: tx.hash };
     }
     // stellar-core queues one transaction per source account at a time.
@@ -313,16 +211,13 @@ export class Chain {
   }
 
   transaction(hashHex: string): TransactionRecord | undefined {
-    const record = this.#transactions.get(hashHex.toLowerCase());
+    const record = this.#history.transaction(hashHex.toLowerCase());
     if (record === undefined || record.ledger.sequence < this.oldest.sequence) return undefined;
     return record;
   }
 
   transactionsOf(ledger: ClosedLedger): TransactionRecord[] {
-    return ledger.transactions.flatMap((t) => {
-      const record = this.#transactions.get(t.hash);
-      return record === undefined ? [] : [record];
-    });
+    return this.#history.transactionsOf(ledger);
   }
 
   simulate(envelope: xdr.TransactionEnvelope, authMode?: AuthMode): SimulationSuccess | SimulationFailure {
@@ -399,25 +294,10 @@ export class Chain {
   }
 
   #privileged(run: (host: Host) => xdr.ScVal): xdr.ScVal {
-    const overlay = new StateOverlay(this.state);
     const latest = this.latest;
-    const host = new Host(
-      this.hostEnvironment(latest.sequence, BigInt(latest.closeTime)),
-      overlay,
-      new PrivilegedAuth(),
-      new Footprint(),
-    );
-    const result = run(host);
-    overlay.commit();
-    for (const event of host.events) {
-      const body = event.body.value;
-      this.#injected.push({
-        contractId: StrKey.encodeContract((event.contractId as xdr.ContractId).value),
-        topics: body.topics,
-        value: body.data,
-        tx: `privileged:${this.#injected.length}`,
-      });
-    }
+    const env = this.hostEnvironment(latest.sequence, BigInt(latest.closeTime));
+    const { result, events } = runPrivileged(this.state, env, this.#injected.length, run);
+    this.#injected.push(...events);
     return result;
   }
 
@@ -426,8 +306,7 @@ export class Chain {
     key: xdr.ScVal,
     durability: Durability = "persistent",
   ): xdr.ScVal | undefined {
-    const record = this.state.get(ledgerKeyId(contractDataKey(contractId, key, durability)));
-    return record?.data.type === "contractData" ? record.data.contractData.val : undefined;
+    return readContractData(this.state, contractId, key, durability);
   }
 
   writeContractData(
@@ -436,10 +315,7 @@ export class Chain {
     value: xdr.ScVal,
     durability: Durability = "persistent",
   ): void {
-    this.state.put(
-      ledgerKeyId(contractDataKey(contractId, key, durability)),
-      contractDataRecord(contractId, key, value, this.latest.sequence, durability),
-    );
+    writeContractData(this.state, contractId, key, value, this.latest.sequence, durability);
   }
 
   removeContractData(contractId: string, key: xdr.ScVal, durability: Durability = "persistent"): void {
@@ -456,22 +332,7 @@ export class Chain {
    * directly in the current state (no transaction, no ledger close).
    */
   fund(accountId: string, amount: bigint = 10_000n * STROOPS_PER_XLM): void {
-    if (!StrKey.isValidEd25519PublicKey(accountId)) throw new Error(`not an account id: ${accountId}`);
-    const seq = this.latest.sequence;
-    const rootId = this.root.publicKey();
-    const root = readAccount(this.state, rootId);
-    if (root === undefined || root.balance < amount)
-      throw new Error("the root account cannot fund this amount");
-    writeAccount(this.state, rootId, withAccountChanges(root, { balance: root.balance - amount }), seq);
-    const account = readAccount(this.state, accountId);
-    writeAccount(
-      this.state,
-      accountId,
-      account === undefined
-        ? newAccountEntry(accountId, amount, BigInt(seq) << 32n)
-        : withAccountChanges(account, { balance: account.balance + amount }),
-      seq,
-    );
+    fundFromRoot(this.state, this.root.publicKey(), accountId, amount, this.latest.sequence);
   }
 
   accountExists(accountId: string): boolean {
@@ -481,25 +342,4 @@ export class Chain {
   balanceOf(accountId: string): bigint | undefined {
     return readAccount(this.state, accountId)?.balance;
   }
-}
-
-function storedEvent(
-  event: xdr.ContractEvent,
-  tx: number,
-  op: number,
-  index: number,
-  txHash: string,
-): StoredEvent {
-  const body = event.body.value;
-  return {
-    type: event.type.name === "system" ? "system" : "contract",
-    contractId: event.contractId === null ? "" : StrKey.encodeContract(event.contractId.value),
-    topics: body.topics.map((t) => t.toXdr("base64")),
-    value: body.data.toXdr("base64"),
-    tx,
-    op,
-    event: index,
-    txHash,
-    inSuccessfulContractCall: true,
-  };
 }

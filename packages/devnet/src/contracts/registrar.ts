@@ -1,4 +1,5 @@
 // Registrar: the names and subnames of one namespace (docs/contracts.md "Registrar", subname rules included).
+// Storage, registry reads and events live in registrar/state.ts; this module holds the handlers.
 import {
   address,
   Child,
@@ -10,143 +11,27 @@ import {
   Name,
   NamespaceTransfer,
   RegistrarFns,
-  RegistryFns,
-  SUBNAME_POLICIES,
-  type SubnamePolicyValue,
-  symbolEnum,
-  tuple,
-  vec,
 } from "@namereg/protocol";
-import { ContractError, type InvocationContext } from "../host/contract.ts";
-import { callFn, defineContract, emitEvent, key, typed } from "./define.ts";
-
-const policyCodec = symbolEnum(SUBNAME_POLICIES);
-const childList = vec(labelCodec);
-const childKey = tuple([labelCodec, labelCodec] as const);
-
-const K = {
-  registry: key("Registry"),
-  node: key("Node"),
-  policy: key("Policy"),
-  name: (label: string) => key("Name", labelCodec.encode(label)),
-  labelOf: (node: string) => key("Label", hash32.encode(node)),
-  proposal: (label: string) => key("Xfer", labelCodec.encode(label)),
-  child: (label: string, child: string) => key("Child", labelCodec.encode(label), labelCodec.encode(child)),
-  children: (label: string) => key("Children", labelCodec.encode(label)),
-  childOf: (node: string) => key("ChildNode", hash32.encode(node)),
-};
-
-function namespaceNode(ctx: InvocationContext): string {
-  return typed(ctx.storage).need(K.node, hash32, E.NAMESPACE_NOT_FOUND);
-}
-
-function nameNodeOf(ctx: InvocationContext, label: string): string {
-  return childNode(namespaceNode(ctx), label);
-}
-
-/** The namespace, read from the registry on every use: ownership (and the lock) can change there at any time. */
-function namespaceRecord(ctx: InvocationContext) {
-  const registry = typed(ctx.storage).need(K.registry, address, E.NAMESPACE_NOT_FOUND);
-  const ns = callFn(ctx, registry, RegistryFns.namespace, { node: namespaceNode(ctx) });
-  if (ns === null) throw new ContractError(E.NAMESPACE_NOT_FOUND);
-  return ns;
-}
-
-function owner(ctx: InvocationContext): string {
-  return namespaceRecord(ctx).owner;
-}
-
-/** A name resolves while it is active and not past a set expiry (0 = no expiry). */
-export function isLive(name: Name, now: bigint): boolean {
-  return name.active && (name.expiresAt === 0n || name.expiresAt > now);
-}
-
-function loadName(ctx: InvocationContext, label: string): Name {
-  return typed(ctx.storage).need(K.name(label), Name, E.NAME_NOT_FOUND);
-}
-
-function liveName(ctx: InvocationContext, label: string): Name {
-  const name = loadName(ctx, label);
-  if (!isLive(name, ctx.timestamp)) throw new ContractError(E.NAME_NOT_FOUND, "name is not live");
-  return name;
-}
-
-function policy(ctx: InvocationContext): SubnamePolicyValue {
-  return typed(ctx.storage).get(K.policy, policyCodec) ?? "enabled";
-}
-
-function saveName(ctx: InvocationContext, label: string, name: Name): void {
-  typed(ctx.storage).set(K.name(label), Name, name);
-}
-
-function nameChanged(
-  ctx: InvocationContext,
-  label: string,
-  name: Name,
-  action: "issue" | "reclaim" | "transfer" | "renew" | "address",
-): void {
-  emitEvent(
-    ctx,
-    encodeEvent({
-      type: "name_v1",
-      node: nameNodeOf(ctx, label),
-      generation: name.generation,
-      data: { label, action, holder: name.holder, address: name.address, expiresAt: name.expiresAt },
-    }),
-  );
-}
-
-function transferChanged(
-  ctx: InvocationContext,
-  label: string,
-  name: Name,
-  proposal: NamespaceTransfer | null,
-): void {
-  emitEvent(
-    ctx,
-    encodeEvent({
-      type: "xfer_v1",
-      node: nameNodeOf(ctx, label),
-      generation: name.generation,
-      data: {
-        label,
-        action: proposal === null ? "cancel" : "propose",
-        holder: name.holder,
-        to: proposal?.to ?? null,
-        proposalExpires: proposal?.expires ?? null,
-        expiresAt: name.expiresAt,
-      },
-    }),
-  );
-}
-
-/** The parent must be live and held by the signer, at the generation the caller reviewed. */
-function asParentHolder(ctx: InvocationContext, label: string, parentGeneration: bigint): Name {
-  const parent = loadName(ctx, label);
-  ctx.requireAuth(parent.holder);
-  if (!isLive(parent, ctx.timestamp)) throw new ContractError(E.PARENT_INACTIVE);
-  if (parent.generation !== parentGeneration) throw new ContractError(E.GENERATION_MISMATCH);
-  return parent;
-}
-
-function subnameChanged(
-  ctx: InvocationContext,
-  label: string,
-  child: string,
-  record: Child,
-  action: "create" | "remove",
-): void {
-  const parent = nameNodeOf(ctx, label);
-  emitEvent(
-    ctx,
-    encodeEvent({
-      type: "sub_v1",
-      node: childNode(parent, child),
-      generation: record.generation,
-      data: { parent, child, action, address: record.address },
-    }),
-  );
-}
+import { ContractError } from "../host/contract.ts";
+import { defineContract, emitEvent, typed } from "./define.ts";
+import {
+  asParentHolder,
+  childKey,
+  childList,
+  isLive,
+  K,
+  liveName,
+  loadName,
+  nameChanged,
+  nameNodeOf,
+  namespaceRecord,
+  owner,
+  policy,
+  policyCodec,
+  saveName,
+  subnameChanged,
+  transferChanged,
+} from "./registrar/state.ts";
 
 const registrarHandlers: Parameters<typeof defineContract<typeof RegistrarFns>>[2] = {
   __constructor(ctx, { registry, node }) {
@@ -340,6 +225,8 @@ const registrarHandlers: Parameters<typeof defineContract<typeof RegistrarFns>>[
     return [parent.holder, record.generation, active];
   },
 };
+
+export { isLive } from "./registrar/state.ts";
 
 export const registrarContract = defineContract("registrar", RegistrarFns, registrarHandlers);
 

@@ -2,21 +2,15 @@
 // buffer, so a failed call leaves nothing behind; contexts handed to contracts per frame.
 import { StrKey, xdr } from "@stellar/stellar-sdk";
 import { type Contract, ContractError, type InvocationContext } from "../../host/contract.ts";
-import { accountKeyId, accountLedgerKey, availableBalance, withAccountChanges } from "../accounts.ts";
 import { type EntryRecord, ledgerKeyId, StateOverlay, type StateStore } from "../ledger-state.ts";
 import type { AuthFrame, AuthHost, AuthPolicy } from "./auth.ts";
-import {
-  contractDataKey,
-  contractDataRecord,
-  executableOf,
-  instanceKey,
-  instanceRecord,
-} from "./contract-data.ts";
+import { executableOf, instanceKey, instanceRecord } from "./contract-data.ts";
 import { deriveContractId, kindWasmHash } from "./contract-ids.ts";
 import type { Footprint } from "./footprint.ts";
+import { contractStorage, isScVal, nativeBalances } from "./host-context.ts";
 import { contractFailure, HostError, hostFailure } from "./host-error.ts";
 import type { KindRegistry } from "./kinds.ts";
-import { type NativeBalances, type NativeTokenContext, nativeToken } from "./native-token.ts";
+import { type NativeTokenContext, nativeToken } from "./native-token.ts";
 import { symbol } from "./scval.ts";
 
 export interface HostEnvironment {
@@ -56,10 +50,6 @@ export interface EmittedEvent {
 
 function contractIdBytes(contractId: string): Uint8Array {
   return StrKey.decodeContract(contractId);
-}
-
-function isScVal(value: unknown): value is xdr.ScVal {
-  return xdr.ScVal.is(value);
 }
 
 export function toHostError(error: unknown): HostError {
@@ -309,35 +299,12 @@ export class Host implements AuthHost {
   #context(frame: Frame, contract: Contract): InvocationContext {
     const host = this;
     const env = this.#env;
-    const dataKey = (key: xdr.ScVal) => {
-      if (!isScVal(key)) throw hostFailure("Value", "scecUnexpectedType", "storage keys must be ScVals");
-      const ledgerKey = contractDataKey(frame.contractId, key);
-      return { ledgerKey, id: ledgerKeyId(ledgerKey) };
-    };
-    const readData = (key: xdr.ScVal): xdr.ScVal | undefined => {
-      const { ledgerKey, id } = dataKey(key);
-      const record = host.readEntry(id, ledgerKey);
-      return record?.data.type === "contractData" ? record.data.contractData.val : undefined;
-    };
     const ctx: InvocationContext = {
       contractId: frame.contractId,
       ledgerSequence: env.ledgerSequence,
       timestamp: env.timestamp,
       networkPassphrase: env.networkPassphrase,
-      storage: {
-        get: readData,
-        has: (key) => readData(key) !== undefined,
-        set(key, value) {
-          if (!isScVal(value))
-            throw hostFailure("Value", "scecUnexpectedType", "storage values must be ScVals");
-          const { id } = dataKey(key);
-          host.writeEntry(id, contractDataRecord(frame.contractId, key, value, env.ledgerSequence));
-        },
-        remove(key) {
-          const { ledgerKey, id } = dataKey(key);
-          host.removeEntry(id, ledgerKey);
-        },
-      },
+      storage: contractStorage(host, frame.contractId, env.ledgerSequence),
       requireAuth(address) {
         host.meter(READ_INSTRUCTIONS);
         const caller = host.#stack[host.#stack.indexOf(frame) - 1];
@@ -351,31 +318,8 @@ export class Host implements AuthHost {
       kindOf: (contractId) => host.kindOf(contractId),
     };
     if (contract !== nativeToken) return ctx;
-    const balances: NativeBalances = {
-      spendable(accountId) {
-        const account = host.#account(accountId);
-        return account === undefined ? undefined : availableBalance(account);
-      },
-      total: (accountId) => host.#account(accountId)?.balance,
-      add(accountId, delta) {
-        const account = host.#account(accountId);
-        if (account === undefined) throw new ContractError(6, "account missing");
-        const key = accountLedgerKey(accountId);
-        host.writeEntry(accountKeyId(accountId), {
-          key,
-          data: xdr.LedgerEntryData.account(
-            withAccountChanges(account, { balance: account.balance + delta }),
-          ),
-          lastModifiedLedgerSeq: env.ledgerSequence,
-        });
-      },
-    };
+    const balances = nativeBalances(host, env.ledgerSequence);
     const tokenCtx: NativeTokenContext = { ...ctx, balances };
     return tokenCtx;
-  }
-
-  #account(accountId: string): xdr.AccountEntry | undefined {
-    const record = this.readEntry(accountKeyId(accountId), accountLedgerKey(accountId));
-    return record?.data.type === "account" ? record.data.account : undefined;
   }
 }

@@ -1,8 +1,8 @@
 import type { ContractEvent } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
+import { ALLOCATOR, applyAll, CHAIN_TIME, fakeContext, HOLDER } from "../../../test/fixtures/projections.ts";
 import { claimKey, objectionKey, WorkingSet } from "../working-set.ts";
 import { ProjectionError } from "./context.ts";
-import { ALLOCATOR, applyAll, CHAIN_TIME, fakeContext, HOLDER } from "./testing.ts";
 
 const OBJECTOR = `G${"J".repeat(55)}`;
 const announce: ContractEvent = {

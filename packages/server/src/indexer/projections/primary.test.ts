@@ -1,7 +1,7 @@
 import type { ContractEvent } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
+import { applyAll, fakeContext, HOLDER, PRIMARY } from "../../../test/fixtures/projections.ts";
 import { type PrimaryRow, WorkingSet } from "../working-set.ts";
-import { applyAll, fakeContext, HOLDER, PRIMARY } from "./testing.ts";
 
 const cases: { name: string; events: ContractEvent[]; row: PrimaryRow | null }[] = [
   {

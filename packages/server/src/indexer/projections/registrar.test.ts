@@ -1,7 +1,5 @@
 import { type ContractEvent, childNode, type EventsOf } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
-import { WorkingSet } from "../working-set.ts";
-import { ProjectionError } from "./context.ts";
 import {
   applyAll,
   CHAIN_TIME,
@@ -11,7 +9,9 @@ import {
   nameRow,
   namespaceRow,
   REGISTRAR,
-} from "./testing.ts";
+} from "../../../test/fixtures/projections.ts";
+import { WorkingSet } from "../working-set.ts";
+import { ProjectionError } from "./context.ts";
 
 const ALICE = childNode(NS_NODE, "alice");
 const PAY = childNode(ALICE, "pay");

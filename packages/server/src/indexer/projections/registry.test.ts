@@ -1,7 +1,5 @@
 import type { ContractEvent, EventsOf } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
-import { WorkingSet } from "../working-set.ts";
-import { ProjectionError } from "./context.ts";
 import {
   applyAll,
   CHAIN_TIME,
@@ -12,7 +10,9 @@ import {
   REGISTRAR,
   REGISTRY,
   RESOLVER,
-} from "./testing.ts";
+} from "../../../test/fixtures/projections.ts";
+import { WorkingSet } from "../working-set.ts";
+import { ProjectionError } from "./context.ts";
 
 const OTHER = `C${"N".repeat(55)}`;
 const NEW_OWNER = `G${"O".repeat(55)}`;

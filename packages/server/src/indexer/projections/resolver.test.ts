@@ -1,7 +1,14 @@
 import { type ContractEvent, childNode, type EventsOf } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
+import {
+  applyAll,
+  fakeContext,
+  HOLDER,
+  NS_NODE,
+  namespaceRow,
+  RESOLVER,
+} from "../../../test/fixtures/projections.ts";
 import { type ResolverRow, WorkingSet } from "../working-set.ts";
-import { applyAll, fakeContext, HOLDER, NS_NODE, namespaceRow, RESOLVER } from "./testing.ts";
 
 const ALICE = childNode(NS_NODE, "alice");
 const OTHER = `G${"Q".repeat(55)}`;

@@ -1,9 +1,9 @@
 // Measures the bulk event path (not a test): appends 1,000,000 synthetic events in ledgers of 5,000 with
 // pre-encoded XDR, then pages through them with getEvents at limit 10,000 over HTTP.
-// Run: node packages/devnet/src/rpc/measure-bulk-events.ts [events] [perLedger]
+// Run: npx node bench/devnet-bulk/synthetic.ts [events] [perLedger]
+
+import { type SyntheticEvent, startDevnet } from "@namereg/devnet";
 import { StrKey, xdr } from "@stellar/stellar-sdk";
-import type { SyntheticEvent } from "../chain/synthetic-events.ts";
-import { startDevnet } from "../devnet.ts";
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const perLedger = Number(process.argv[3] ?? 5_000);

@@ -1,0 +1,99 @@
+// Names and namespaces: the registrar and namespace projections, name history, resolution counts and primary names.
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { tz, u64 } from "./columns.ts";
+
+export const namespaces = pgTable(
+  "namespaces",
+  {
+    node: text("node").primaryKey(),
+    label: text("label").notNull(),
+    owner: text("owner").notNull(),
+    registrar: text("registrar").notNull(),
+    resolver: text("resolver"),
+    locked: boolean("locked").notNull().default(false),
+    method: text("method").notNull(),
+    allocatedLedger: integer("allocated_ledger").notNull(),
+    allocatedAt: tz("allocated_at"),
+    txHash: text("tx_hash").notNull(),
+    subnamePolicy: text("subname_policy").notNull().default("enabled"),
+    chainNetworks: jsonb("chain_networks").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    transferTo: text("transfer_to"),
+    transferExpires: u64("transfer_expires"),
+    issuedNames: integer("issued_names").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("namespaces_label_idx").on(t.label),
+    index("namespaces_label_trgm_idx").using("gin", sql`${t.label} gin_trgm_ops`),
+  ],
+);
+
+/** Off-chain namespace profile set by the owner in the console. */
+export const namespaceProfiles = pgTable("namespace_profiles", {
+  label: text("label").primaryKey(),
+  displayName: text("display_name"),
+  logo: text("logo"),
+  updatedAt: tz("updated_at").notNull().defaultNow(),
+});
+
+export const names = pgTable(
+  "names",
+  {
+    node: text("node").primaryKey(),
+    namespace: text("namespace").notNull(),
+    label: text("label").notNull(),
+    holder: text("holder").notNull(),
+    address: text("address").notNull(),
+    /** Unix seconds; null for a name without expiry (never read as permanence by itself). */
+    expiresAt: u64("expires_at"),
+    generation: u64("generation").notNull(),
+    active: boolean("active").notNull(),
+    issuedLedger: integer("issued_ledger").notNull(),
+    issuedAt: tz("issued_at"),
+    txHash: text("tx_hash").notNull(),
+    updatedLedger: integer("updated_ledger").notNull(),
+    transferTo: text("transfer_to"),
+    transferExpires: u64("transfer_expires"),
+  },
+  (t) => [
+    index("names_holder_idx").on(t.holder, t.issuedLedger),
+    uniqueIndex("names_ns_label_idx").on(t.namespace, t.label),
+    index("names_label_pattern_idx").using("btree", sql`${t.label} text_pattern_ops`),
+    // Substring search for /v1/lookup stays fast at millions of names (pg_trgm, migration 0002).
+    index("names_label_trgm_idx").using("gin", sql`${t.label} gin_trgm_ops`),
+  ],
+);
+
+export const nameHistory = pgTable(
+  "name_history",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    node: text("node").notNull(),
+    eventId: text("event_id").notNull(),
+    generation: u64("generation").notNull(),
+    action: text("action").notNull(),
+    holder: text("holder"),
+    ledger: integer("ledger").notNull(),
+    txHash: text("tx_hash").notNull(),
+    at: tz("at"),
+    ingestedAt: tz("ingested_at").notNull().defaultNow(),
+  },
+  // Keyed by event (one history row per event and node), so a replayed event can never add a second entry.
+  (t) => [
+    index("name_history_node_idx").on(t.node, t.id),
+    uniqueIndex("name_history_event_node_idx").on(t.eventId, t.node),
+  ],
+);
+
+/** Count of successful resolutions per name, flushed in batches off the resolve path. */
+export const nameStats = pgTable("name_stats", {
+  node: text("node").primaryKey(),
+  resolutions: u64("resolutions").notNull().default(sql`0`),
+});
+
+export const primaryNames = pgTable("primary_names", {
+  address: text("address").primaryKey(),
+  name: text("name").notNull(),
+  ledger: integer("ledger").notNull(),
+  txHash: text("tx_hash").notNull(),
+});

@@ -1,0 +1,119 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import type { Env } from "../../config/index.ts";
+import { DataDirInUseError, dataDirHolder } from "../../db/data-dir-claim.ts";
+import { type DevFeatures, devFeatures } from "../dev-features.ts";
+import { seedDemo } from "../seed-demo.ts";
+import { seedDemoBilling } from "../seed-demo-billing.ts";
+import { seedDemoListing } from "../seed-demo-market.ts";
+import { startCommand } from "./start.ts";
+
+/**
+ * Development: a devnet with the demo scenario, then API + indexer on the embedded database. The devnet lives
+ * in memory, so the database starts fresh on every run.
+ */
+export async function devCommand(env: Env = process.env): Promise<void> {
+  const port = Number(env.PORT ?? 8080);
+  const devnetPort = Number(env.DEVNET_PORT ?? 8000);
+  const dataDir = env.DATA_DIR ?? "./data";
+  if (env.DATABASE_URL === undefined) {
+    // Never wipe the database of a running process (another `namereg dev` on this DATA_DIR).
+    const holder = await dataDirHolder(join(dataDir, "pglite"));
+    if (holder !== null) throw new DataDirInUseError(join(dataDir, "pglite"), holder);
+    await rm(join(dataDir, "pglite"), { recursive: true, force: true });
+  }
+  // Fault injection stays off the public RPC port: its own listener on loopback (docs/operations.md, The devnet).
+  const devnetAdminPort = Number(env.DEVNET_ADMIN_PORT ?? 8001);
+  const devnet = await startNamingDevnet({
+    port: devnetPort,
+    adminPort: devnetAdminPort,
+    scenario: "demo",
+    closeIntervalMs: 1000,
+  });
+  const features = devFeatures(env, devnet);
+  const devEnv: Env = {
+    ...env,
+    PORT: String(port),
+    // What the stellar.toml names as the federation and auth servers: the address this process listens on, so
+    // a wallet pointed at the local service reaches it (the home-domain default has no port).
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://${reachableHost(env.HOST)}:${port}`,
+    DATA_DIR: dataDir,
+    RPC_URL: devnet.rpcUrl,
+    NETWORK_PASSPHRASE: devnet.networkPassphrase,
+    LOG_LEVEL: env.LOG_LEVEL ?? "warn",
+    ...contractEnv(devnet),
+    ...features.env,
+  };
+  try {
+    await startCommand(devEnv, "dev", async (url) => {
+      // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
+      // SEP-10 session per owner and the console route.
+      try {
+        await seedDemo({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(
+          `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
+        );
+      }
+      try {
+        if (features.market) await seedDemoListing({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
+      }
+      try {
+        if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
+      } catch (err) {
+        console.error(
+          `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
+        );
+      }
+      console.log(banner(url, devnet, features));
+    });
+  } finally {
+    await devnet.stop();
+  }
+}
+
+/** The environment that points namereg at a naming devnet's contracts. */
+export function contractEnv(devnet: NamingDevnet): Env {
+  const start = String(devnet.deploymentLedger);
+  const { registry, allocator, lookup, primary } = devnet.contracts;
+  return {
+    REGISTRY_ID: registry,
+    ALLOCATOR_ID: allocator,
+    LOOKUP_ID: lookup,
+    PRIMARY_ID: primary,
+    REGISTRY_START_LEDGER: start,
+    ALLOCATOR_START_LEDGER: start,
+    LOOKUP_START_LEDGER: start,
+    PRIMARY_START_LEDGER: start,
+  };
+}
+
+/** A host a local client can connect to: a wildcard address is not one. */
+function reachableHost(host: string | undefined): string {
+  if (host === undefined || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): string {
+  const api = apiUrl.replace("[::1]", "localhost");
+  return [
+    "",
+    `namereg dev is running`,
+    `API                 ${api}   (status: ${api}/v1/status)`,
+    `web page            ${api}/`,
+    `API reference       ${api}/docs/   (OpenAPI 3.1: ${api}/openapi.json)`,
+    `metrics             ${api}/metrics`,
+    describeDevnet(devnet),
+    "",
+    "try:",
+    `  curl ${api}/v1/status`,
+    `  curl ${api}/v1/resolve/acme/alice`,
+    `  curl ${api}/v1/events?namespace=acme`,
+    ...(features.market ? [`  curl ${api}/v1/market/listings`] : []),
+    "",
+    "Ctrl-C stops everything.",
+  ].join("\n");
+}

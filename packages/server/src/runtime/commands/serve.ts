@@ -1,0 +1,19 @@
+import type { Env } from "../../config/index.ts";
+import { waitForReplicaSchema } from "../../db/replica-schema.ts";
+import { openRuntime, startApi } from "./runtime.ts";
+import { untilSignal } from "./until-signal.ts";
+
+export async function serveCommand(env?: Env): Promise<void> {
+  const rt = await openRuntime("serve", env);
+  const { signal, done } = untilSignal();
+  // Not listening (so not ready, not even /health) until the read replica can serve this code's queries.
+  if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
+    await rt.database.close();
+    return;
+  }
+  const { app, url } = await startApi(rt);
+  rt.logger.info({ url }, "API listening");
+  rt.logger.info({ signal: await done }, "shutting down");
+  await app.close();
+  await rt.database.close();
+}

@@ -1,0 +1,57 @@
+import type { Env, Role } from "../../config/index.ts";
+import { waitForReplicaSchema } from "../../db/replica-schema.ts";
+import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { runBillingWatcherProcess } from "../billing-watcher-process.ts";
+import { runEscrowWatcherProcess } from "../escrow-watcher-process.ts";
+import { runIndexerProcess } from "../indexer-process.ts";
+import { openRuntime, startApi } from "./runtime.ts";
+import { untilSignal } from "./until-signal.ts";
+
+/** API and indexer in one process (the single-machine deployment). */
+export async function startCommand(
+  env?: Env,
+  role: Role = "start",
+  onReady?: (url: string) => void | Promise<void>,
+): Promise<void> {
+  const rt = await openRuntime(role, env);
+  const { signal, done } = untilSignal();
+  if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
+    await rt.database.close();
+    return;
+  }
+  // One registry for the process: the API serves what the in-process indexer counts.
+  const metrics = new ServiceMetrics();
+  const { app, url } = await startApi(rt, metrics);
+  rt.logger.info({ url }, "API listening");
+  const indexing = runIndexerProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+    onBatch: (info) => {
+      metrics.indexerEvents.inc(info.events);
+      metrics.indexerBatchDuration.observe(info.commitMs / 1000);
+      if (info.deadLettered > 0) metrics.indexerDeadLettered.inc(info.deadLettered);
+    },
+  });
+  const escrow = runEscrowWatcherProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+  });
+  const billing = runBillingWatcherProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+  });
+  // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
+  await onReady?.(url);
+  rt.logger.info({ signal: await done }, "shutting down");
+  await indexing;
+  await escrow;
+  await billing;
+  await app.close();
+  await rt.database.close();
+}
