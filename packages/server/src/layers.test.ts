@@ -1,6 +1,9 @@
 // The layer rules of docs/architecture.md, checked over the import graph of the source tree: the API reads the
 // mirror through db/ and never reaches into the indexer, chain/ knows nothing of HTTP, auth/ does not depend on
 // the API, and a route plugin never imports another route plugin (shared code lives beside them, not in them).
+// Nothing but the composition roots (runtime/, the entry files) imports the API; config/ stands below db/. The two money features (escrow/, billing/) each own
+// their terms, status, watcher and CLI, sit over a shared watcher base (watchers/) that knows neither of them,
+// and never reach into each other.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +58,53 @@ describe("layer rules over the source tree", () => {
     expect(FILES.filter((file) => file.path.startsWith("api/")).length).toBeGreaterThan(20);
     expect(FILES.filter((file) => file.path.startsWith("chain/")).length).toBeGreaterThan(3);
     expect(FILES.filter(isRouteFile).length).toBeGreaterThan(10);
+    for (const folder of ["watchers/", "escrow/", "billing/", "config/"]) {
+      expect(FILES.filter((file) => file.path.startsWith(folder)).length).toBeGreaterThan(1);
+    }
+  });
+
+  it("nothing below the composition roots imports api/", () => {
+    // Only what starts the service builds the API: runtime/ (the commands) and the package's top-level entry files.
+    const composes = (file: SourceFile) => file.path.startsWith("runtime/") || !file.path.includes("/");
+    expect(
+      violations(
+        (file) => !file.path.startsWith("api/") && !composes(file),
+        (spec) => spec.startsWith("api/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("config/ does not import db/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("config/"),
+        (spec) => spec.startsWith("db/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the watcher base (watchers/) imports neither escrow/ nor billing/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("watchers/"),
+        (spec) => spec.startsWith("escrow/") || spec.startsWith("billing/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("escrow/ and billing/ do not import each other", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("escrow/"),
+        (spec) => spec.startsWith("billing/"),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (file) => file.path.startsWith("billing/"),
+        (spec) => spec.startsWith("escrow/"),
+      ),
+    ).toEqual([]);
   });
 
   it("api/ does not import indexer/", () => {

@@ -6,10 +6,11 @@
 import { randomUUID } from "node:crypto";
 import { applyBps } from "@namereg/protocol";
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { marketIntents, marketListings, marketPayments, marketSales } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { marketIntents, marketListings, marketPayments, marketSales } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { processedLedger } from "../watchers/indexer-progress.ts";
 import { type Obligation, owe } from "./obligations.ts";
-import { processedLedger, proposalBefore, transferEvents } from "./registry-view.ts";
+import { proposalBefore, transferEvents } from "./registry-view.ts";
 import { isWashSale } from "./wash.ts";
 
 export interface VerdictDeps {

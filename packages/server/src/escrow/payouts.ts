@@ -17,8 +17,8 @@ import {
   type xdr,
 } from "@stellar/stellar-sdk";
 import { and, asc, eq } from "drizzle-orm";
-import { marketPayouts } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { marketPayouts } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;

@@ -3,12 +3,12 @@
 // commits its progress before the next, so a process killed at any instruction resumes without paying twice.
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
-import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
-import { marketPayments } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
-import { ESCROW_CURSOR } from "../../market/escrow-status.ts";
-import { runPasses } from "../run-passes.ts";
+import { type AccountPaymentsSource, ingestPayments } from "../chain/account-payments.ts";
+import { marketPayments } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { runPasses } from "../watchers/run-passes.ts";
 import { type PayoutSender, sendPayouts } from "./payouts.ts";
+import { ESCROW_CURSOR } from "./status.ts";
 import { closeListings, decideFundedDeposits, decideNewPayments, type VerdictDeps } from "./verdicts.ts";
 
 export interface EscrowWatcherOptions {

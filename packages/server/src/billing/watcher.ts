@@ -5,13 +5,13 @@
 // anywhere neither loses nor double-counts a payment.
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { BILLING_CURSOR } from "../../billing/billing-status.ts";
-import { extendPaidUntil, judgePayment, type QuarantineReason } from "../../billing/terms.ts";
-import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
-import { billingPayments, namespaces, subscriptions } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
-import { processedLedger } from "../escrow/registry-view.ts";
-import { runPasses } from "../run-passes.ts";
+import { type AccountPaymentsSource, ingestPayments } from "../chain/account-payments.ts";
+import { billingPayments, namespaces, subscriptions } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { processedLedger } from "../watchers/indexer-progress.ts";
+import { runPasses } from "../watchers/run-passes.ts";
+import { BILLING_CURSOR } from "./status.ts";
+import { extendPaidUntil, judgePayment, type QuarantineReason } from "./terms.ts";
 
 export interface BillingWatcherOptions {
   readonly db: Db;
