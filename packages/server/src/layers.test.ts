@@ -19,8 +19,9 @@ interface SourceFile {
   readonly imports: readonly string[];
 }
 
+// `import … from "x"`, `export … from "x"`, `import("x")`, and a bare side-effect `import "x"`.
 const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
 
 function sourceFiles(dir = SRC): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,7 +30,7 @@ function sourceFiles(dir = SRC): SourceFile[] {
     if (!entry.name.endsWith(".ts") || entry.name.endsWith(".test.ts")) return [];
     const text = readFileSync(full, "utf8");
     const imports = [...text.matchAll(IMPORT)].map((m) => {
-      const spec = m[1] ?? m[2] ?? "";
+      const spec = m[1] ?? m[2] ?? m[3] ?? "";
       return spec.startsWith(".") ? relative(SRC, resolve(dirname(full), spec)).replaceAll("\\", "/") : spec;
     });
     return [{ path: relative(SRC, full).replaceAll("\\", "/"), text, imports }];
