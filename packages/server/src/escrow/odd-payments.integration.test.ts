@@ -13,7 +13,7 @@ import { marketPayments } from "../db/tables.ts";
 import { DUST_REASON } from "./obligations.ts";
 import { reconcile } from "./operator.ts";
 
-const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const PRICE = "100";
 
 describe("odd payments to the escrow are parked for the operator", () => {
