@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
+import { BILLING_USAGE, billingCommand } from "./billing/cli.ts";
+import { ESCROW_USAGE, escrowCommand } from "./escrow/cli.ts";
 import { BACKFILL_USAGE, backfillCommand } from "./runtime/backfill-cli.ts";
-import { BILLING_USAGE, billingCommand } from "./runtime/billing-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
 import { DEAD_LETTERS_USAGE, deadLettersCommand } from "./runtime/dead-letters-cli.ts";
-import { ESCROW_USAGE, escrowCommand } from "./runtime/escrow-cli.ts";
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
 import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
 

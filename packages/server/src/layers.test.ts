@@ -2,6 +2,9 @@
 // mirror through db/ and never reaches into the indexer, chain/ knows nothing of HTTP, auth/ does not depend on
 // the API, a route plugin never imports another route plugin, and a route area (a folder of api/routes/) never
 // imports another area: what two areas share lives a layer down, in api/shared/ or db/, which import no area.
+// Nothing but the composition roots (runtime/, the entry files) imports the API; config/ stands below db/. The
+// two money features (escrow/, billing/) each own their terms, status, watcher and CLI, sit over a shared watcher
+// base (watchers/) that knows neither of them, and never reach into each other.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,8 +20,9 @@ interface SourceFile {
   readonly imports: readonly string[];
 }
 
+// `import … from "x"`, `export … from "x"`, `import("x")`, and a bare side-effect `import "x"`.
 const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
 
 function sourceFiles(dir = SRC): SourceFile[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -27,7 +31,7 @@ function sourceFiles(dir = SRC): SourceFile[] {
     if (!entry.name.endsWith(".ts") || entry.name.endsWith(".test.ts")) return [];
     const text = readFileSync(full, "utf8");
     const imports = [...text.matchAll(IMPORT)].map((m) => {
-      const spec = m[1] ?? m[2] ?? "";
+      const spec = m[1] ?? m[2] ?? m[3] ?? "";
       return spec.startsWith(".") ? relative(SRC, resolve(dirname(full), spec)).replaceAll("\\", "/") : spec;
     });
     return [{ path: relative(SRC, full).replaceAll("\\", "/"), text, imports }];
@@ -62,6 +66,53 @@ describe("layer rules over the source tree", () => {
     expect(FILES.filter((file) => file.path.startsWith("api/")).length).toBeGreaterThan(20);
     expect(FILES.filter((file) => file.path.startsWith("chain/")).length).toBeGreaterThan(3);
     expect(FILES.filter(isRouteFile).length).toBeGreaterThan(10);
+    for (const folder of ["watchers/", "escrow/", "billing/", "config/"]) {
+      expect(FILES.filter((file) => file.path.startsWith(folder)).length).toBeGreaterThan(1);
+    }
+  });
+
+  it("nothing below the composition roots imports api/", () => {
+    // Only what starts the service builds the API: runtime/ (the commands) and the package's top-level entry files.
+    const composes = (file: SourceFile) => file.path.startsWith("runtime/") || !file.path.includes("/");
+    expect(
+      violations(
+        (file) => !file.path.startsWith("api/") && !composes(file),
+        (spec) => spec.startsWith("api/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("config/ does not import db/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("config/"),
+        (spec) => spec.startsWith("db/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the watcher base (watchers/) imports neither escrow/ nor billing/", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("watchers/"),
+        (spec) => spec.startsWith("escrow/") || spec.startsWith("billing/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("escrow/ and billing/ do not import each other", () => {
+    expect(
+      violations(
+        (file) => file.path.startsWith("escrow/"),
+        (spec) => spec.startsWith("billing/"),
+      ),
+    ).toEqual([]);
+    expect(
+      violations(
+        (file) => file.path.startsWith("billing/"),
+        (spec) => spec.startsWith("escrow/"),
+      ),
+    ).toEqual([]);
   });
 
   it("api/ does not import indexer/", () => {

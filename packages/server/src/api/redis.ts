@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import { Redis } from "ioredis";
-import { redactUrl } from "../db/url.ts";
+import { redactUrl } from "../config/database-url.ts";
 
 /**
  * Connects before returning, so a wrong REDIS_URL stops startup. Later outages fail fast instead of queueing

@@ -3,9 +3,7 @@
 // credits the account: `payment` operations, and the other ways money reaches it (path payments, account merges,
 // and Soroban token `transfer` events, read from the same transaction's contract events), each marked with its
 // kind so a consumer can hold what it cannot judge instead of absorbing it. Shared by the escrow watcher and the
-// billing watcher:
-// each consumer names its own cursor row (`payment_cursors`) and stores the payments it takes in the same
-// database transaction that advances the cursor, so a crash neither loses nor repeats a payment.
+// billing watcher, which read it through watchers/payment-ingest.ts (the durable cursor and the storing).
 
 import { xlmToStroops } from "@namereg/protocol";
 import {
@@ -18,9 +16,6 @@ import {
   TransactionBuilder,
   type xdr,
 } from "@stellar/stellar-sdk";
-import { eq } from "drizzle-orm";
-import { paymentCursors } from "../db/tables.ts";
-import type { Db } from "../db/types.ts";
 
 /**
  * How the money arrived: a `payment` operation (the only kind a watcher judges on its own), a path payment, an
@@ -304,79 +299,4 @@ export async function readPaymentsPage(
     atHead: response.transactions.length < limit,
     latestLedger: response.latestLedger,
   };
-}
-
-export interface StoredCursor {
-  readonly cursor: string | null;
-  readonly startLedger: number;
-  readonly polledAt: Date | null;
-}
-
-/** The consumer's cursor; created at `startLedger` on first use. */
-export async function loadPaymentCursor(
-  db: Db,
-  name: string,
-  account: string,
-  startLedger: () => Promise<number>,
-): Promise<StoredCursor> {
-  const [row] = await db.select().from(paymentCursors).where(eq(paymentCursors.name, name));
-  if (row !== undefined) {
-    if (row.account !== account) {
-      throw new Error(`payment cursor ${name} follows ${row.account}, not ${account}; reset it deliberately`);
-    }
-    return row;
-  }
-  const start = await startLedger();
-  await db
-    .insert(paymentCursors)
-    .values({ name, account, cursor: null, startLedger: start })
-    .onConflictDoNothing();
-  return loadPaymentCursor(db, name, account, startLedger);
-}
-
-/** Advances the cursor; call inside the transaction that stores the page's payments. */
-export async function savePaymentCursor(db: Db, name: string, cursor: string, polledAt: Date): Promise<void> {
-  await db.update(paymentCursors).set({ cursor, polledAt }).where(eq(paymentCursors.name, name));
-}
-
-/** Marks a completed poll that found nothing new (the status's cursor age counts empty polls). */
-export async function touchPaymentCursor(db: Db, name: string, polledAt: Date): Promise<void> {
-  await db.update(paymentCursors).set({ polledAt }).where(eq(paymentCursors.name, name));
-}
-
-export interface IngestOptions {
-  readonly db: Db;
-  /** The consumer's cursor row. */
-  readonly cursorName: string;
-  readonly source: AccountPaymentsSource;
-  /** First ledger on the very first run. */
-  readonly startLedger: () => Promise<number>;
-  readonly now: () => Date;
-  /** Most getTransactions pages per call, so one pass stays short while catching up. */
-  readonly maxPages?: number;
-  /** Stores a page's payments inside the transaction that advances the cursor (idempotently: keyed by id). */
-  readonly store: (tx: Db, payments: readonly AccountPayment[]) => Promise<void>;
-}
-
-/**
- * Reads the account's new payments page by page: each page's payments and the cursor past them commit together,
- * so a consumer killed anywhere neither loses a payment nor, storing by id, keeps one twice. Returns how many
- * payments were read; an empty poll still counts as a poll (polledAt).
- */
-export async function ingestPayments(o: IngestOptions): Promise<number> {
-  let stored = await loadPaymentCursor(o.db, o.cursorName, o.source.account, o.startLedger);
-  let count = 0;
-  for (let page = 0; page < (o.maxPages ?? 50); page++) {
-    const read = await readPaymentsPage(o.source, stored);
-    const polledAt = o.now();
-    await o.db.transaction(async (tx) => {
-      if (read.payments.length > 0) await o.store(tx, read.payments);
-      await savePaymentCursor(tx, o.cursorName, read.cursor, polledAt);
-    });
-    count += read.payments.length;
-    stored = { ...stored, cursor: read.cursor };
-    if (read.atHead) return count;
-  }
-  await touchPaymentCursor(o.db, o.cursorName, o.now());
-  return count;
 }

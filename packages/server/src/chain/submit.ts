@@ -1,7 +1,8 @@
 // Submission of transactions a wallet signed (docs/design.md "Data flow" 6; docs/api.md "Prepare and submit (not under /v1)"). Submitting is idempotent by
-// transaction hash: the chain is asked about the hash before anything is sent, and a DUPLICATE answer means the
-// network already holds it, so resubmitting the same signed XDR never creates a second transaction. While a
-// transaction is not final within the polling budget the answer is "pending" with its original hash.
+// transaction hash (the send loop is send-by-hash.ts, shared with the escrow's payouts): the chain is asked about
+// the hash before anything is sent, and a DUPLICATE answer means the network already holds it, so resubmitting
+// the same signed XDR never creates a second transaction. While a transaction is not final within the polling
+// budget the answer is "pending" with its original hash.
 import { type ErrorCode, isAccountId } from "@namereg/protocol";
 import {
   FeeBumpTransaction,
@@ -13,6 +14,7 @@ import {
 } from "@stellar/stellar-sdk";
 import { ApiError } from "../errors.ts";
 import { originOfContractError, specCodeOf } from "./contract-failure.ts";
+import { ChainUnanswered, type FinalResponse, type SendByHashOutcome, sendByHash } from "./send-by-hash.ts";
 
 export type SubmitOutcome =
   | { status: "success"; txHash: string; ledger: number }
@@ -54,52 +56,45 @@ export async function submitSigned(
   opts: SubmitOptions = {},
 ): Promise<SubmitOutcome> {
   const tx = parseSigned(signedXdr, networkPassphrase);
-  const txHash = Buffer.from(tx.hash()).toString("hex");
-
-  const known = await ask(() => server.getTransaction(txHash));
-  const final = finalOutcome(tx, txHash, known, networkPassphrase);
-  if (final !== null) return final;
-
-  // Unanswered, the send may still have reached the network: the same envelope is the only safe retry.
-  const sent = await ask(() => server.sendTransaction(tx), {
-    detail:
-      "the chain did not answer the submission; submit the same signed transaction again to learn its outcome",
-    txHash,
-  });
-  if (sent.status === "TRY_AGAIN_LATER") {
-    throw new ApiError("chain_unavailable", {
-      detail: "the network asked to try again later; submit the same signed transaction again",
-      txHash,
-    });
-  }
-  if (sent.status === "ERROR") {
-    return {
-      status: "failed",
-      txHash,
-      resultCode: resultCodeOf(sent.errorResult),
-      ...contractFailureOf(sent.diagnosticEvents ?? [], networkPassphrase),
-      signer: neededSigner(tx, sent.errorResult),
-    };
-  }
-
-  // PENDING, or DUPLICATE: the network already has it queued or applied, so only its result is awaited.
   const attempts = opts.attempts ?? DEFAULT_ATTEMPTS;
   const intervalMs = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
-  // The polling budget is wall time too: a poll the RPC holds open until its timeout must not multiply it.
-  const deadline = performance.now() + attempts * intervalMs;
-  for (let i = 0; i < attempts && performance.now() < deadline; i++) {
-    await sleep(intervalMs);
-    let got: rpc.Api.GetTransactionResponse;
-    try {
-      got = await server.getTransaction(txHash);
-    } catch {
-      // Sent already: a failed poll must not turn into an error that invites a replacement transaction.
-      continue;
-    }
-    const outcome = finalOutcome(tx, txHash, got, networkPassphrase);
-    if (outcome !== null) return outcome;
+  let sent: SendByHashOutcome;
+  try {
+    sent = await sendByHash(server, tx, {
+      attempts,
+      budgetMs: attempts * intervalMs,
+      wait: () => sleep(intervalMs),
+    });
+  } catch (err) {
+    if (!(err instanceof ChainUnanswered)) throw err;
+    // Unanswered, the send may still have reached the network: the same envelope is the only safe retry.
+    throw err.stage === "check"
+      ? new ApiError("chain_unavailable", { detail: "the chain could not be reached" })
+      : new ApiError("chain_unavailable", {
+          detail:
+            "the chain did not answer the submission; submit the same signed transaction again to learn its outcome",
+          txHash: err.txHash,
+        });
   }
-  return { status: "pending", txHash };
+  switch (sent.status) {
+    case "final":
+      return finalOutcome(tx, sent.txHash, sent.response, networkPassphrase);
+    case "try_again_later":
+      throw new ApiError("chain_unavailable", {
+        detail: "the network asked to try again later; submit the same signed transaction again",
+        txHash: sent.txHash,
+      });
+    case "refused":
+      return {
+        status: "failed",
+        txHash: sent.txHash,
+        resultCode: resultCodeOf(sent.response.errorResult),
+        ...contractFailureOf(sent.response.diagnosticEvents ?? [], networkPassphrase),
+        signer: neededSigner(tx, sent.response.errorResult),
+      };
+    case "pending":
+      return { status: "pending", txHash: sent.txHash };
+  }
 }
 
 const invalid = (detail: string) => new ApiError("invalid_request", { detail });
@@ -131,38 +126,24 @@ function parseSigned(signedXdr: string, networkPassphrase: string): Transaction 
   return tx;
 }
 
-async function ask<T>(
-  call: () => Promise<T>,
-  failure: { detail: string; txHash?: string } = { detail: "the chain could not be reached" },
-): Promise<T> {
-  try {
-    return await call();
-  } catch {
-    throw new ApiError("chain_unavailable", failure);
-  }
-}
-
 function finalOutcome(
   tx: Transaction | FeeBumpTransaction,
   txHash: string,
-  got: rpc.Api.GetTransactionResponse,
+  got: FinalResponse,
   networkPassphrase: string,
-): SubmitOutcome | null {
+): SubmitOutcome {
   if (got.status === rpc.Api.GetTransactionStatus.SUCCESS)
     return { status: "success", txHash, ledger: got.ledger };
-  if (got.status === rpc.Api.GetTransactionStatus.FAILED) {
-    return {
-      status: "failed",
-      txHash,
-      resultCode: resultCodeOf(got.resultXdr),
-      ...contractFailureOf(
-        [...(got.diagnosticEventsXdr ?? []), ...metaDiagnostics(got.resultMetaXdr)],
-        networkPassphrase,
-      ),
-      signer: neededSigner(tx, got.resultXdr),
-    };
-  }
-  return null;
+  return {
+    status: "failed",
+    txHash,
+    resultCode: resultCodeOf(got.resultXdr),
+    ...contractFailureOf(
+      [...(got.diagnosticEventsXdr ?? []), ...metaDiagnostics(got.resultMetaXdr)],
+      networkPassphrase,
+    ),
+    signer: neededSigner(tx, got.resultXdr),
+  };
 }
 
 /**

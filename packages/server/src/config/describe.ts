@@ -1,6 +1,6 @@
 import { stroopsToXlm } from "@namereg/protocol";
-import { redactUrl } from "../db/url.ts";
 import type { Config } from "./config.ts";
+import { redactUrl } from "./database-url.ts";
 
 export const REDACTED = "[redacted]";
 

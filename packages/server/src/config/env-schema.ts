@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { isAccountId, isContractId } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { z } from "zod";
-import { databaseUrlKind } from "../db/url.ts";
+import { databaseUrlKind } from "./database-url.ts";
 
 /** An empty or blank variable counts as unset, as it does in most deployment tools' env files. */
 function blankToUndefined(value: unknown): unknown {

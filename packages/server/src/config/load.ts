@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { xlmToStroops } from "@namereg/protocol";
-import { redactUrl } from "../db/url.ts";
 import type { Config, ContractConfig, ContractName, Role } from "./config.ts";
+import { redactUrl } from "./database-url.ts";
 import {
   type CONTRACTS,
   envSchema,

@@ -1,7 +1,7 @@
+import { databaseUrlKind, redactUrl } from "../config/database-url.ts";
 import { openPglite } from "./pglite.ts";
 import { openPostgres } from "./postgres.ts";
 import type { Database } from "./types.ts";
-import { databaseUrlKind, redactUrl } from "./url.ts";
 
 export interface OpenDatabaseOptions {
   /** `postgres://…`, `memory://`, or `file://…` (a PGlite directory). */

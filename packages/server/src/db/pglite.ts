@@ -5,13 +5,13 @@ import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { MEMORY_URL, pgliteDataDir } from "../config/database-url.ts";
 import { claimDataDir } from "./data-dir-claim.ts";
 import { LocalLocks } from "./local-locks.ts";
 import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
 import type { Database, Db, Row } from "./types.ts";
-import { MEMORY_URL, pgliteDataDir } from "./url.ts";
 
 export async function openPglite(url: string): Promise<Database> {
   const dataDir = pgliteDataDir(url);

@@ -1,7 +1,7 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { DatabaseKind } from "../config/database-url.ts";
 import type { ReplicaSchema } from "./replica-schema.ts";
 import type * as schema from "./schema.ts";
-import type { DatabaseKind } from "./url.ts";
 
 export type Schema = typeof schema;
 

@@ -4,11 +4,11 @@
 // reports them whichever process does the work. Off the rate limits: a scraper must never be refused.
 import type { FastifyInstance } from "fastify";
 import { Gauge } from "prom-client";
-import { billingComponent } from "../../billing/billing-status.ts";
+import { billingComponent } from "../../billing/status.ts";
 import type { Config } from "../../config/index.ts";
 import { readIndexerSnapshot } from "../../db/coverage.ts";
 import type { Database } from "../../db/types.ts";
-import { escrowComponent } from "../../market/escrow-status.ts";
+import { escrowComponent } from "../../escrow/status.ts";
 import type { ServiceMetrics } from "../../metrics/service-metrics.ts";
 import type { ResolveCache } from "../resolve-cache.ts";
 

@@ -4,7 +4,7 @@ import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm
 import { tz, u64 } from "./columns.ts";
 
 /**
- * Durable cursors of account-payment streams (chain/account-payments.ts), one per consumer (the escrow watcher,
+ * Durable cursors of account-payment streams (watchers/payment-ingest.ts), one per consumer (the escrow watcher,
  * the billing watcher). `polledAt` is the end of the last completed poll, empty polls included.
  */
 export const paymentCursors = pgTable("payment_cursors", {

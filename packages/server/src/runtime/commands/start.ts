@@ -1,8 +1,8 @@
+import { runBillingWatcherProcess } from "../../billing/watcher-process.ts";
 import type { Env, Role } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
+import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
-import { runBillingWatcherProcess } from "../billing-watcher-process.ts";
-import { runEscrowWatcherProcess } from "../escrow-watcher-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
 import { openRuntime, startApi } from "./runtime.ts";
 import { untilSignal } from "./until-signal.ts";

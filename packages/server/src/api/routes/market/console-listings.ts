@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../../config/index.ts";
 import { marketListings } from "../../../db/tables.ts";
-import { bondFor, newHashMemo } from "../../../market/terms.ts";
+import { bondFor, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, MARKET_ERRORS, routeRules } from "../../route-rules.ts";

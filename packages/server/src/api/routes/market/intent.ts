@@ -14,7 +14,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { marketIntents, marketListings } from "../../../db/tables.ts";
-import { INTENT_LIFETIME_MS, newHashMemo } from "../../../market/terms.ts";
+import { INTENT_LIFETIME_MS, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";

@@ -2,9 +2,9 @@
 // failures become component states, never a 500.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { BillingComponent, billingComponent } from "../../../billing/billing-status.ts";
+import { BillingComponent, billingComponent } from "../../../billing/status.ts";
 import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
-import { EscrowComponent, escrowComponent } from "../../../market/escrow-status.ts";
+import { EscrowComponent, escrowComponent } from "../../../escrow/status.ts";
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";

@@ -7,13 +7,13 @@ import { fileURLToPath } from "node:url";
 import type { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MarketHarness, payoutsOf, startMarketHarness, xlm } from "../../../test/fixtures/market.ts";
-import { transferNativeToken } from "../../../test/fixtures/token-transfer.ts";
-import { marketPayments } from "../../db/tables.ts";
+import { type MarketHarness, payoutsOf, startMarketHarness, xlm } from "../../test/fixtures/market.ts";
+import { transferNativeToken } from "../../test/fixtures/token-transfer.ts";
+import { marketPayments } from "../db/tables.ts";
 import { DUST_REASON } from "./obligations.ts";
 import { reconcile } from "./operator.ts";
 
-const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const PRICE = "100";
 
 describe("odd payments to the escrow are parked for the operator", () => {

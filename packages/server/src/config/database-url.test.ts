@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseUrlKind, pgliteDataDir, redactUrl } from "./url.ts";
+import { databaseUrlKind, pgliteDataDir, redactUrl } from "./database-url.ts";
 
 describe("database URLs", () => {
   it.each([

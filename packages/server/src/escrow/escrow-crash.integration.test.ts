@@ -2,8 +2,8 @@
 // bench/escrow-crash, which runs 100): every deposit ends paid, refunded or parked exactly once; dust stays parked
 // at no cost to the escrow, and a native-token transfer is parked, then refunded once by the operator.
 import { describe, expect, it } from "vitest";
-import { FLOW_KINDS, runCrashFlows } from "../../../test/fixtures/escrow-crash-run.ts";
-import { BACKSTOP_MS, withProgress } from "../../../test/fixtures/progress.ts";
+import { FLOW_KINDS, runCrashFlows } from "../../test/fixtures/escrow-crash-run.ts";
+import { BACKSTOP_MS, withProgress } from "../../test/fixtures/progress.ts";
 
 describe("escrow watcher crash safety", () => {
   it(

@@ -1,7 +1,8 @@
 // Sends the escrow's obligations exactly once. An obligation is signed once: its envelope and hash are stored
 // before the envelope is sent, and whenever a stored envelope's fate is unknown (after a crash, a timeout) the
 // chain is asked (`getTransaction(hash)`) before the same envelope is re-sent. A second envelope is never built
-// for an obligation. One envelope is in flight at a time, so the escrow's sequence numbers cannot cross.
+// for an obligation. One envelope is in flight at a time, so the escrow's sequence numbers cannot cross. The
+// send loop (ask by hash, send, poll within a wall-time budget) is chain/send-by-hash.ts, shared with the relays.
 // Whatever cannot be delivered is parked for the operator, never dropped.
 
 import { stroopsToXlm } from "@namereg/protocol";
@@ -17,14 +18,19 @@ import {
   type xdr,
 } from "@stellar/stellar-sdk";
 import { and, asc, eq } from "drizzle-orm";
-import { marketPayouts } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { type FinalResponse, hashOf, sendByHash } from "../chain/send-by-hash.ts";
+import { marketPayouts } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;
 
 /** Network fee the escrow offers per payout (stroops); charged to the escrow's own float. */
 export const PAYOUT_FEE = "100";
+
+const DEFAULT_ATTEMPTS = 20;
+/** Twenty polls a second apart, with room for slow answers; past it the envelope waits for the next pass. */
+const DEFAULT_BUDGET_MS = 30_000;
 
 export interface PayoutSender {
   readonly db: Db;
@@ -34,8 +40,10 @@ export interface PayoutSender {
   readonly now: () => Date;
   /** Waits between getTransaction polls (a devnet test closes a ledger here). */
   readonly settle: () => Promise<void>;
-  /** getTransaction polls per send before leaving the envelope for the next pass. */
+  /** getTransaction polls per send before leaving the envelope for the next pass (default 20). */
   readonly attempts?: number;
+  /** Wall time those polls may take in all, in ms (default 30 s): a poll the RPC holds open cannot stretch it. */
+  readonly budgetMs?: number;
   /** Test hook: called at the named points of a send, to crash there. */
   readonly checkpoint?: (point: "signed" | "sent") => Promise<void>;
 }
@@ -158,35 +166,37 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
 async function deliver(s: PayoutSender, payout: Payout): Promise<"paid" | "parked" | "unknown"> {
   const { envelope, txHash } = payout;
   if (envelope === null || txHash === null) throw new Error(`signed payout ${payout.id} has no envelope`);
-  const known = await final(s, txHash);
-  if (known !== null) return record(s, payout, known);
-  const sent = await s.server.sendTransaction(TransactionBuilder.fromXDR(envelope, s.networkPassphrase));
-  await s.checkpoint?.("sent");
-  if (sent.status === "ERROR") {
-    // Refused before reaching a ledger (e.g. a sequence number already used by another transaction of the
-    // escrow key): this envelope can never apply, so the operator decides.
-    await park(s, payout, "signed", `refused by the network: ${txCode(sent.errorResult)}`);
-    return "parked";
+  const tx = TransactionBuilder.fromXDR(envelope, s.networkPassphrase);
+  if (hashOf(tx) !== txHash)
+    throw new Error(`signed payout ${payout.id}: its envelope does not hash to ${txHash}`);
+  const checkpoint = s.checkpoint;
+  // The chain is asked about the stored hash before the stored envelope is (re-)sent; an unanswered look-up or
+  // send throws, and the next pass asks again.
+  const sent = await sendByHash(s.server, tx, {
+    attempts: s.attempts ?? DEFAULT_ATTEMPTS,
+    budgetMs: s.budgetMs ?? DEFAULT_BUDGET_MS,
+    wait: s.settle,
+    ...(checkpoint === undefined ? {} : { afterSend: () => checkpoint("sent") }),
+  });
+  switch (sent.status) {
+    case "final":
+      return record(s, payout, finalOf(sent.response));
+    case "refused":
+      // Refused before reaching a ledger (e.g. a sequence number already used by another transaction of the
+      // escrow key): this envelope can never apply, so the operator decides.
+      await park(s, payout, "signed", `refused by the network: ${txCode(sent.response.errorResult)}`);
+      return "parked";
+    case "try_again_later":
+    case "pending":
+      return "unknown";
   }
-  if (sent.status === "TRY_AGAIN_LATER") return "unknown";
-  const attempts = s.attempts ?? 20;
-  for (let i = 0; i < attempts; i++) {
-    await s.settle();
-    const outcome = await final(s, txHash);
-    if (outcome !== null) return record(s, payout, outcome);
-  }
-  return "unknown";
 }
 
 type Final = { ok: true; ledger: number } | { ok: false; ledger: number; code: string };
 
-async function final(s: PayoutSender, hash: string): Promise<Final | null> {
-  const got = await s.server.getTransaction(hash);
+function finalOf(got: FinalResponse): Final {
   if (got.status === rpc.Api.GetTransactionStatus.SUCCESS) return { ok: true, ledger: got.ledger };
-  if (got.status === rpc.Api.GetTransactionStatus.FAILED) {
-    return { ok: false, ledger: got.ledger, code: txCode(got.resultXdr) };
-  }
-  return null;
+  return { ok: false, ledger: got.ledger, code: txCode(got.resultXdr) };
 }
 
 async function record(s: PayoutSender, payout: Payout, outcome: Final): Promise<"paid" | "parked"> {

@@ -1,8 +1,8 @@
 // Wash-flagged sales are kept but left out of the public history (docs/market.md): a sale to the seller itself,
 // or one that returns the namespace to an account that sold it within the last 30 days.
 import { and, eq, gte } from "drizzle-orm";
-import { marketSales } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { marketSales } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 export const WASH_WINDOW_MS = 30 * 86_400_000;
 

@@ -1,8 +1,8 @@
 // Obligations are written in the transaction that takes the verdict, before anything is sent. Their ids are
 // `<payment id>:<purpose>`, so replaying a verdict (after a crash between deciding and committing, or twice by
 // mistake) can never create a second obligation for the same money.
-import { marketPayouts } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { marketPayouts } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 export const PURPOSES = ["seller", "refund", "surplus", "bounce", "slash", "bond_return", "release"] as const;
 export type Purpose = (typeof PURPOSES)[number];

@@ -4,8 +4,8 @@
 import { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MarketHarness, startMarketHarness, xlm } from "../../../test/fixtures/market.ts";
-import { marketPayments, marketPayouts } from "../../db/tables.ts";
+import { type MarketHarness, startMarketHarness, xlm } from "../../test/fixtures/market.ts";
+import { marketPayments, marketPayouts } from "../db/tables.ts";
 import { DUST_REASON, owe } from "./obligations.ts";
 import { listParked, reconcile, releaseParked } from "./operator.ts";
 

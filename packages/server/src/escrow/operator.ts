@@ -5,9 +5,9 @@
 import { isAccountId } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, eq, inArray } from "drizzle-orm";
-import type { PaymentKind } from "../../chain/account-payments.ts";
-import { marketPayments, marketPayouts, marketSales } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import type { PaymentKind } from "../chain/account-payments.ts";
+import { marketPayments, marketPayouts, marketSales } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 export interface ParkedItem {
   readonly kind: "payout" | "payment";

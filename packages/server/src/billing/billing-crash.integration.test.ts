@@ -3,8 +3,8 @@
 // quarantined once, with the outcome its kind calls for; paid-until matches a sum recomputed from the chain and an
 // uninterrupted watcher's. The escrow half runs in ../escrow/escrow-crash.integration.test.ts.
 import { describe, expect, it } from "vitest";
-import { billingExactlyOnce, runBillingCrashPayments } from "../../../test/fixtures/billing-crash-run.ts";
-import { BACKSTOP_MS, withProgress } from "../../../test/fixtures/progress.ts";
+import { billingExactlyOnce, runBillingCrashPayments } from "../../test/fixtures/billing-crash-run.ts";
+import { BACKSTOP_MS, withProgress } from "../../test/fixtures/progress.ts";
 
 describe("billing watcher crash safety", () => {
   it(

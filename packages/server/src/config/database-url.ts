@@ -1,5 +1,6 @@
-// The database URL grammar shared by config validation and openDatabase: PostgreSQL servers by their usual
-// URLs, PGlite by `memory://` (nothing kept) or a `file://` URL naming its data directory.
+// The database URL grammar shared by config validation and openDatabase (db/): PostgreSQL servers by their usual
+// URLs, PGlite by `memory://` (nothing kept) or a `file://` URL naming its data directory. It lives with the
+// configuration so that config/ needs nothing from db/.
 import { fileURLToPath } from "node:url";
 
 export type DatabaseKind = "pglite" | "postgres";

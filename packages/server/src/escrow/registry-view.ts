@@ -1,10 +1,10 @@
-// What the escrow watcher knows of the registry: only what the indexer has written to the database (its
-// processed ledger and the archived registry events), never a live guess. A verdict that depends on registry
-// state waits until the indexer has processed the ledgers it depends on.
+// What the escrow watcher knows of the registry: only what the indexer has written to the database (the archived
+// registry events; its processed ledger is watchers/indexer-progress.ts), never a live guess. A verdict that
+// depends on registry state waits until the indexer has processed the ledgers it depends on.
 import { decodeEventXdr } from "@namereg/protocol";
 import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
-import { events, indexerState } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { events } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
 
 interface EventBase {
   readonly id: string;
@@ -19,12 +19,6 @@ export type TransferEvent =
   | (EventBase & { readonly type: "canc_tr" });
 
 const TRANSFER_TYPES = ["prop_tr", "acc_tr", "canc_tr"];
-
-/** The last ledger the indexer has fully applied; null before its first batch. */
-export async function processedLedger(db: Db): Promise<number | null> {
-  const [row] = await db.select({ ledger: indexerState.processedLedger }).from(indexerState);
-  return row?.ledger ?? null;
-}
 
 /** Namespace-transfer events of `node`, in chain order, strictly after `afterId` and/or before `beforeId`. */
 export async function transferEvents(

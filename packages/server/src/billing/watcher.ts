@@ -1,17 +1,18 @@
 // The billing watcher (docs/billing.md): one pass reads the billing account's new payments from its durable
-// cursor (chain/account-payments.ts) and then applies, in chain order, each payment it can apply with certainty;
+// cursor (watchers/payment-ingest.ts) and then applies, in chain order, each payment it can apply with certainty;
 // everything else is quarantined for an operator with its reason. A payment is stored in the transaction that
 // advances the cursor, and applied in a transaction that moves it out of `pending` only once, so a watcher killed
 // anywhere neither loses nor double-counts a payment.
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { BILLING_CURSOR } from "../../billing/billing-status.ts";
-import { extendPaidUntil, judgePayment, type QuarantineReason } from "../../billing/terms.ts";
-import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
-import { billingPayments, namespaces, subscriptions } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
-import { processedLedger } from "../escrow/registry-view.ts";
-import { runPasses } from "../run-passes.ts";
+import type { AccountPaymentsSource } from "../chain/account-payments.ts";
+import { billingPayments, namespaces, subscriptions } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { processedLedger } from "../watchers/indexer-progress.ts";
+import { ingestPayments } from "../watchers/payment-ingest.ts";
+import { runPasses } from "../watchers/run-passes.ts";
+import { BILLING_CURSOR } from "./status.ts";
+import { extendPaidUntil, judgePayment, type QuarantineReason } from "./terms.ts";
 
 export interface BillingWatcherOptions {
   readonly db: Db;

@@ -1,15 +1,18 @@
-// The escrow watcher: one pass reads the escrow's new payments (account-payments.ts, durable cursor), takes the
-// verdicts of docs/market.md "Buyer flow" (verdicts.ts) and sends what is owed (payouts.ts). Every step is idempotent and
+// The escrow watcher: one pass reads the escrow's new payments (watchers/payment-ingest.ts, durable cursor), takes the
+// verdicts of docs/market.md "Buyer flow" (verdicts.ts, settlement.ts) and sends what is owed (payouts.ts). Every step is idempotent and
 // commits its progress before the next, so a process killed at any instruction resumes without paying twice.
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
-import { type AccountPaymentsSource, ingestPayments } from "../../chain/account-payments.ts";
-import { marketPayments } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
-import { ESCROW_CURSOR } from "../../market/escrow-status.ts";
-import { runPasses } from "../run-passes.ts";
+import type { AccountPaymentsSource } from "../chain/account-payments.ts";
+import { marketPayments } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { ingestPayments } from "../watchers/payment-ingest.ts";
+import { runPasses } from "../watchers/run-passes.ts";
 import { type PayoutSender, sendPayouts } from "./payouts.ts";
-import { closeListings, decideFundedDeposits, decideNewPayments, type VerdictDeps } from "./verdicts.ts";
+import { closeListings, decideFundedDeposits } from "./settlement.ts";
+import { ESCROW_CURSOR } from "./status.ts";
+import type { VerdictDeps } from "./verdict-rows.ts";
+import { decideNewPayments } from "./verdicts.ts";
 
 export interface EscrowWatcherOptions {
   readonly db: Db;

@@ -2,15 +2,9 @@
 // reconcile | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
-import {
-  listParked,
-  ReleaseError,
-  reconcile,
-  refundParked,
-  releaseParked,
-} from "../watchers/escrow/operator.ts";
-import { openRuntime, untilSignal } from "./commands.ts";
-import { runEscrowWatcherProcess } from "./escrow-watcher-process.ts";
+import { openRuntime, untilSignal } from "../runtime/commands.ts";
+import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
+import { runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
 

@@ -1,7 +1,7 @@
 // `namereg billing quarantined | subscriptions | apply <payment> <namespace> [--periods N] --reason "…" |
 //  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { QUARANTINE_REASONS, type QuarantineReason } from "../billing/terms.ts";
+import { openRuntime, untilSignal } from "../runtime/commands.ts";
 import {
   applyQuarantined,
   BillingOperatorError,
@@ -9,9 +9,9 @@ import {
   listSubscriptions,
   resolveQuarantined,
   setSuspended,
-} from "../watchers/billing/operator.ts";
-import { runBillingWatcherProcess } from "./billing-watcher-process.ts";
-import { openRuntime, untilSignal } from "./commands.ts";
+} from "./operator.ts";
+import { QUARANTINE_REASONS, type QuarantineReason } from "./terms.ts";
+import { runBillingWatcherProcess } from "./watcher-process.ts";
 
 export const BILLING_USAGE = `usage: namereg billing <command>
 

@@ -3,9 +3,9 @@
 // to billing_actions with its reason in the same transaction as its effect.
 import { namespaceNode } from "@namereg/protocol";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { type SubscriptionState, subscriptionState } from "../../billing/terms.ts";
-import { billingActions, billingPayments, namespaces, subscriptions } from "../../db/tables.ts";
-import type { Db } from "../../db/types.ts";
+import { billingActions, billingPayments, namespaces, subscriptions } from "../db/tables.ts";
+import type { Db } from "../db/types.ts";
+import { type SubscriptionState, subscriptionState } from "./terms.ts";
 import { applyPeriods } from "./watcher.ts";
 
 export class BillingOperatorError extends Error {}

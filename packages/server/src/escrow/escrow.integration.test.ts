@@ -5,15 +5,15 @@ import { namespaceNode } from "@namereg/protocol";
 import type { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runUntilIdle } from "../../../test/fixtures/demo.ts";
+import { runUntilIdle } from "../../test/fixtures/demo.ts";
 import {
   type MarketHarness,
   payoutsOf,
   startMarketHarness,
   TEST_FEE_BPS,
   xlm,
-} from "../../../test/fixtures/market.ts";
-import { marketListings, marketPayments } from "../../db/tables.ts";
+} from "../../test/fixtures/market.ts";
+import { marketListings, marketPayments } from "../db/tables.ts";
 
 const PRICE = "100";
 const BOND = xlm("10"); // max(10% of 100, 10 XLM)
@@ -111,7 +111,7 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
   it("mint on a listing that is not active: 409 listing_not_active; a bad account: 400 invalid_account", async () => {
     const seller = await h.funded();
     const namespace = await h.namespaceFor(seller);
-    const token = await (await import("../../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
+    const token = await (await import("../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
     const created = await h.app.inject({
       method: "POST",
       url: "/console/market/listings",
@@ -272,7 +272,7 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
 
   it("seller cancels the listing in the console: bond back without a deposit; with one, refund + slash once the proposal ends on chain", async () => {
     const { seller, namespace, listingId } = await listed();
-    const token = await (await import("../../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
+    const token = await (await import("../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
     const cancel = (id: string, ns: string, t: string) =>
       h.app.inject({
         method: "POST",
@@ -291,7 +291,7 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
     await h.propose(second.seller, second.namespace, second.buyer.publicKey());
     await h.pay(second.buyer, PRICE, memo);
     await h.sync();
-    const token2 = await (await import("../../../test/fixtures/wallet-auth.ts")).signIn(h.app, second.seller);
+    const token2 = await (await import("../../test/fixtures/wallet-auth.ts")).signIn(h.app, second.seller);
     expect((await cancel(second.listingId, second.namespace, token2)).statusCode).toBe(200);
     h.devnet.closeLedger();
     // The proposal to the buyer is still live on chain: the buyer could accept it, so nothing is refunded yet.
@@ -306,7 +306,7 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
     await h.propose(seller, namespace, buyer.publicKey());
     await h.pay(buyer, PRICE, memo);
     await h.sync();
-    const token = await (await import("../../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
+    const token = await (await import("../../test/fixtures/wallet-auth.ts")).signIn(h.app, seller);
     const cancelled = await h.app.inject({
       method: "POST",
       url: `/console/market/listings/${listingId}/cancel`,
