@@ -249,6 +249,18 @@ describe("the web page in Chromium", () => {
     await check("listing");
   });
 
+  it("shows the API reference with our title and operation summaries, without Scalar's promotions", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/docs/`);
+    await page.getByText("Service status: each component's state and the observed ledger").first().waitFor();
+    expect(await page.title()).toBe("namereg API reference");
+    const body = await page.locator("body").innerText();
+    for (const promotion of ["Ask AI", "Generate SDK", "Deploy", "Generate MCP"])
+      expect(body).not.toContain(promotion);
+    await shot("docs");
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
   it("serves the icon the browser asks for", async () => {
     const icon = await page.request.get(`${base}/favicon.ico`);
     expect(icon.status()).toBe(200);
