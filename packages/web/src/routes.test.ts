@@ -14,6 +14,7 @@ describe("parseRoute", () => {
     expect(parseRoute("/market/forsale")).toEqual({ page: "listing", namespace: "forsale" });
     expect(parseRoute("/", "#/name/alice.acme")).toEqual({ page: "name", name: "alice.acme" });
     expect(parseRoute("/name/a/b")).toEqual({ page: "missing", path: "/name/a/b" });
+    expect(parseRoute("/name/a..b")).toEqual({ page: "name", name: "a..b" });
   });
 
   it("round-trips what href builds", () => {

@@ -2,7 +2,7 @@
 // record under its parent, read from the subname routes). Each section loads on its own, so one refusal (an
 // expired name's records, a namespace without a resolver) leaves the others readable.
 import type { JSX } from "preact";
-import { api, unwrap } from "../api.ts";
+import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
 import { href } from "../routes.ts";
 import {
@@ -23,7 +23,7 @@ export function NamePage({ name }: { readonly name: string }): JSX.Element {
   if (parts.some((p) => p === "") || parts.length > 3)
     return (
       <Page title={name}>
-        <ErrorNote error={explain(new Error("invalid"))} />
+        <ErrorNote error={explain(new NameregError(400, { error: "invalid_name", name }))} />
       </Page>
     );
   if (parts.length === 1)

@@ -220,6 +220,10 @@ describe("the web page in Chromium", () => {
     expect(await expired.locator("p").first().innerText()).toBe(
       "This name has expired; its records no longer resolve.",
     );
+    await page.goto(`${base}/name/a..acme`);
+    const invalid = page.locator('[data-code="invalid_name"]').first();
+    await invalid.waitFor();
+    expect(await invalid.locator("p").first().innerText()).toMatch(/^That is not a valid name\./);
     expect(await page.locator("body").innerText()).not.toMatch(/answered \d{3}/);
   });
 
