@@ -11,6 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness: the process answers */
         get: {
             parameters: {
                 query?: never;
@@ -95,6 +96,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Service status: each component's state and the observed ledger */
         get: {
             parameters: {
                 query?: never;
@@ -212,6 +214,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The chain's latest ledger as the service observes it */
         get: {
             parameters: {
                 query?: never;
@@ -299,6 +302,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Counts of namespaces, names, subnames and claims */
         get: {
             parameters: {
                 query?: never;
@@ -384,6 +388,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** How much of the chain the mirror has read, and any gaps */
         get: {
             parameters: {
                 query?: never;
@@ -493,6 +498,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The archive of indexed contract events, paged */
         get: {
             parameters: {
                 query?: {
@@ -628,6 +634,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** SEP-10: a challenge transaction for a wallet to sign */
         get: {
             parameters: {
                 query: {
@@ -714,6 +721,7 @@ export interface paths {
             };
         };
         put?: never;
+        /** SEP-10: exchange the signed challenge for a session token */
         post: {
             parameters: {
                 query?: never;
@@ -862,6 +870,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** End the session */
         post: {
             parameters: {
                 query?: never;
@@ -975,6 +984,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Owner: prepare a change of the namespace's subname policy */
         post: {
             parameters: {
                 query?: never;
@@ -1175,6 +1185,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Owner: prepare a change of the namespace's network-address policy */
         post: {
             parameters: {
                 query?: never;
@@ -1375,6 +1386,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Owner: submit a signed console transaction and follow it */
         post: {
             parameters: {
                 query?: never;
@@ -1585,6 +1597,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /** Owner: set the namespace's display name, description and logo */
         put: {
             parameters: {
                 query?: never;
@@ -1785,6 +1798,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Claimant: prepare the announcement of a namespace claim, with the fee */
         post: {
             parameters: {
                 query?: never;
@@ -2002,6 +2016,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Owner: list the namespace for sale */
         post: {
             parameters: {
                 query?: never;
@@ -2213,6 +2228,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Owner: withdraw a listing */
         post: {
             parameters: {
                 query?: never;
@@ -2379,6 +2395,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Owner: the namespace's billing state and payments */
         get: {
             parameters: {
                 query?: never;
@@ -2567,6 +2584,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A namespace's subname policy */
         get: {
             parameters: {
                 query?: never;
@@ -2688,6 +2706,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One subname: its record and its parent */
         get: {
             parameters: {
                 query?: never;
@@ -2832,6 +2851,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The subnames of a name, paged */
         get: {
             parameters: {
                 query?: {
@@ -2983,6 +3003,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Holder: prepare setting, changing or removing a subname */
         post: {
             parameters: {
                 query?: never;
@@ -3157,6 +3178,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Which networks a namespace accepts addresses for */
         get: {
             parameters: {
                 query?: never;
@@ -3290,6 +3312,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A name's address on another network */
         get: {
             parameters: {
                 query?: never;
@@ -3427,6 +3450,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Holder: prepare setting a name's address or text records */
         post: {
             parameters: {
                 query?: never;
@@ -3601,6 +3625,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Holder: submit a signed records transaction and follow it */
         post: {
             parameters: {
                 query?: never;
@@ -3768,6 +3793,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Resolve a name to the account to pay */
         get: {
             parameters: {
                 query?: never;
@@ -3892,6 +3918,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The names an account holds */
         get: {
             parameters: {
                 query?: never;
@@ -3999,6 +4026,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A name: holder, ownership, expiry, issue */
         get: {
             parameters: {
                 query?: never;
@@ -4129,6 +4157,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A name's history: issue, transfers, changes */
         get: {
             parameters: {
                 query?: {
@@ -4261,6 +4290,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A name's address and text records */
         get: {
             parameters: {
                 query?: never;
@@ -4400,6 +4430,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** An account's primary name */
         get: {
             parameters: {
                 query?: never;
@@ -4514,6 +4545,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every namespace */
         get: {
             parameters: {
                 query?: never;
@@ -4621,6 +4653,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A namespace: operator, policies, names issued */
         get: {
             parameters: {
                 query?: never;
@@ -4750,6 +4783,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Names and namespaces starting with the query */
         get: {
             parameters: {
                 query: {
@@ -4858,6 +4892,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Featured namespaces and names */
         get: {
             parameters: {
                 query?: never;
@@ -4960,6 +4995,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** An account's names in the directory */
         get: {
             parameters: {
                 query?: never;
@@ -5065,6 +5101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The directory of namespaces that publish a profile */
         get: {
             parameters: {
                 query?: never;
@@ -5167,6 +5204,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** SEP-2 federation: name*domain to account and memo */
         get: {
             parameters: {
                 query: {
@@ -5286,6 +5324,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The stellar.toml naming the federation server and signing key */
         get: {
             parameters: {
                 query?: never;
@@ -5357,6 +5396,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The claim queue: pending, objected and awarded claims with objections */
         get: {
             parameters: {
                 query?: never;
@@ -5526,6 +5566,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The current claim fee policy */
         get: {
             parameters: {
                 query?: never;
@@ -5625,6 +5666,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The claim fee for a namespace, and any receipt */
         get: {
             parameters: {
                 query?: never;
@@ -5753,6 +5795,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** An account's claim-fee credit */
         get: {
             parameters: {
                 query?: never;
@@ -5878,6 +5921,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Prepare recovering an account's claim-fee credit */
         post: {
             parameters: {
                 query?: never;
@@ -6032,6 +6076,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Namespaces listed for sale */
         get: {
             parameters: {
                 query?: never;
@@ -6155,6 +6200,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Buyer: announce an intent to buy, with the payment to make */
         post: {
             parameters: {
                 query?: never;
@@ -6337,6 +6383,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A namespace's past sales */
         get: {
             parameters: {
                 query?: never;

@@ -116,6 +116,21 @@ describe("the OpenAPI document", () => {
     expect(served.filter((r) => !documented.has(r.url))).toEqual([]);
   });
 
+  it("titles every operation with a one-line summary", async () => {
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { summary?: string }>>;
+    };
+    const untitled = Object.entries(paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => typeof op.summary !== "string" || op.summary.length < 8)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(untitled).toEqual([]);
+    expect(paths["/v1/resolve/{namespace}/{label}"]?.get?.summary).toBe(
+      "Resolve a name to the account to pay",
+    );
+  });
+
   it("matches the committed docs/openapi.json (run `npm run openapi` after changing a route)", async () => {
     const committed = await readFile(COMMITTED, "utf8").catch(() => "");
     const generated = await renderOpenApiDocument();
@@ -135,5 +150,10 @@ describe("the OpenAPI document", () => {
     for (const src of scripts) expect(src).not.toMatch(/^(https?:)?\/\//);
     const bundle = await app.inject({ url: new URL(scripts[0] as string, "http://x/docs/").pathname });
     expect(bundle.statusCode).toBe(200);
+    // Our title, and none of Scalar's hosted-service promotions (Deploy, Generate SDK, Ask AI, MCP).
+    expect(page.body).toContain("<title>namereg API reference</title>");
+    expect(page.body).toMatch(/"showDeveloperTools": "never"/);
+    expect(page.body).toMatch(/"agent": \{\s*"disabled": true\s*\}/);
+    expect(page.body).toMatch(/"mcp": \{\s*"disabled": true\s*\}/);
   });
 });

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
 import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
+import { ROUTE_SUMMARIES } from "./route-summaries.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -117,6 +118,13 @@ function genericErrorResponses(method: string, url: string, hasBody: boolean): R
   return out;
 }
 
+/** The operation's one-line title: the route's own schema `summary`, else the table's line. */
+function summaryOf(method: string, url: string, schema: Record<string, unknown>): { summary?: string } {
+  if (typeof schema.summary === "string") return {};
+  const line = ROUTE_SUMMARIES[`${method} ${url}`];
+  return line === undefined ? {} : { summary: line };
+}
+
 const json = () => ({ "application/json": { schema: ERROR_REF } });
 
 const registered = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
@@ -173,6 +181,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         ...out,
         schema: {
           ...schema,
+          ...summaryOf(method, out.url, schema),
           tags: [tagOf(out.url)],
           ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
           response: {
@@ -187,7 +196,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   await app.register(scalar, {
     routePrefix: DOCS_PREFIX,
-    // Served from the package; no web fonts from elsewhere either.
-    configuration: { url: OPENAPI_PATH, withDefaultFonts: false },
+    // Served from the package; no web fonts from elsewhere either. Scalar's own promotions are off: the developer
+    // tools bar (which offers "Deploy" and "Generate SDK" on localhost), the "Ask AI" agent and the MCP generator
+    // point at Scalar's hosted services, which this reference neither uses nor may reach.
+    configuration: {
+      url: OPENAPI_PATH,
+      withDefaultFonts: false,
+      pageTitle: "namereg API reference",
+      favicon: "/favicon.svg",
+      showDeveloperTools: "never",
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      telemetry: false,
+    },
   });
 }

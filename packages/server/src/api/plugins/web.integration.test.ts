@@ -1,13 +1,15 @@
-// The web page in a real browser: Debian's Chromium driven by playwright-core, against the demo chain indexed into
-// a database, with the marketplace on and one namespace listed (what `namereg dev` shows). Each page is opened,
-// screenshotted into test-artifacts/screenshots/ (kept out of git) and checked for what a person sees.
+// The web app in a real browser: Debian's Chromium driven by playwright-core, against the demo chain indexed into
+// a database, with the marketplace on and one namespace listed (what `namereg dev` shows). Each page is opened at
+// phone width (390 px) and at 1280 px, checked for what a person sees, checked by axe-core (no serious or critical
+// violation), and screenshotted into test-artifacts/screenshots/ (kept out of git). No page may log an error.
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { DEMO_TEXT } from "@namereg/devnet";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MarketHarness, startMarketHarness } from "../../../test/fixtures/market.ts";
 import { ChainClient } from "../../chain/chain-client.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
@@ -15,6 +17,14 @@ import { type App, buildApp } from "../app.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SCREENSHOTS = fileURLToPath(new URL("../../../../../test-artifacts/screenshots/", import.meta.url));
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
 
 describe("the web page in Chromium", () => {
   let h: MarketHarness;
@@ -23,6 +33,8 @@ describe("the web page in Chromium", () => {
   let page: Page;
   let base: string;
   let listed: string;
+  /** Errors the page logged (console.error, uncaught exceptions) since the last check. */
+  let consoleErrors: string[] = [];
 
   beforeAll(async () => {
     // Not a skip: a machine without the browser cannot vouch for the page, so the suite fails and says why.
@@ -49,6 +61,10 @@ describe("the web page in Chromium", () => {
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    page.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => consoleErrors.push(String(error)));
     // The page must not reach beyond the API.
     await page.route("**/*", (route) =>
       route.request().url().startsWith(base) ? route.continue() : route.abort("blockedbyclient"),
@@ -61,7 +77,40 @@ describe("the web page in Chromium", () => {
     await h?.close();
   });
 
+  beforeEach(() => {
+    consoleErrors = [];
+  });
+
   const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+
+  /**
+   * The page as it stands, at phone width and at 1280 px: axe-core finds no serious or critical violation, nothing
+   * is wider than the screen, no error was logged (a refused read the page explains is allowed when its URL is named
+   * in `refusals`: Chromium logs every 4xx and 5xx answer), and a screenshot of each width is kept.
+   */
+  async function check(name: string, refusals: readonly string[] = []): Promise<void> {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
+          .axe;
+        return (await axe.run()).violations;
+      });
+      const serious = violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+      expect(serious, `${name} at ${width} px`).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    const unexpected = consoleErrors.filter(
+      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
+    );
+    expect(unexpected, name).toEqual([]);
+  }
   const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
 
   it("shows an all-operational status and the coverage", async () => {
@@ -74,7 +123,7 @@ describe("the web page in Chromium", () => {
       );
     expect(await text("#coverage-title")).toBe("Coverage");
     expect(await page.locator("dt", { hasText: "Complete" }).locator("+ dd").innerText()).toBe("yes");
-    await shot("status");
+    await check("status");
   });
 
   it("shows lookup results while typing, and opens the name page from one", async () => {
@@ -86,52 +135,147 @@ describe("the web page in Chromium", () => {
     await result.waitFor();
     await shot("lookup");
     await result.click();
-    await page.waitForURL(/#\/name\/alice\.acme$/);
+    await page.waitForURL(/\/name\/alice\.acme$/);
     expect(await text("h1")).toBe("alice.acme");
   });
 
-  it("shows alice.acme's resolution, records, history with ledger and transaction, and subnames", async () => {
-    await page.goto(`${base}/#/name/alice.acme`);
+  it("opens the namespace page from a namespace result, and from `acme` typed alone", async () => {
+    await page.goto(`${base}/`);
+    await page.getByLabel("Name or namespace").pressSequentially("acm", { delay: 30 });
+    await page
+      .getByRole("list", { name: "Lookup results" })
+      .getByRole("link", { name: "acme", exact: true })
+      .click();
+    await page.waitForURL(/\/namespace\/acme$/);
+    expect(await text("h1")).toBe("acme");
+    await page.goto(`${base}/`);
+    await page.getByLabel("Name or namespace").fill("acme");
+    await page.getByLabel("Name or namespace").press("Enter");
+    await page.waitForURL(/\/namespace\/acme$/);
+    await page.locator("dt", { hasText: "Operator" }).waitFor();
+    expect(await page.locator("dt", { hasText: "Names issued" }).locator("+ dd").innerText()).toMatch(
+      /^\d+$/,
+    );
+    await check("namespace-acme");
+  });
+
+  it("shows alice.acme's resolution, records, history with ledger and transaction, and subnames as links", async () => {
+    await page.goto(`${base}/name/alice.acme`);
     await page.getByRole("heading", { name: "History" }).waitFor();
     const records = page.locator("table", { has: page.locator("caption", { hasText: "Records" }) });
+    await records.waitFor();
     expect(await records.locator("tr", { hasText: "url" }).locator("td").nth(1).innerText()).toBe(
       DEMO_TEXT.url,
     );
     expect(await records.locator("tr", { hasText: "avatar" }).locator("td").nth(1).innerText()).toBe(
       DEMO_TEXT.avatar,
     );
-    expect(await page.locator("dt", { hasText: "Holder" }).locator("+ dd").innerText()).toMatch(
-      /^G[A-Z2-7]{55}$/,
-    );
+    const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
+    expect(await holder.innerText()).toMatch(/^G[A-Z2-7]{55}$/);
     const issued = page
       .locator("table", { has: page.locator("caption", { hasText: "History" }) })
       .locator("tbody tr");
+    await issued.first().waitFor();
     const first = await issued.first().locator("td").allInnerTexts();
     expect(first[0]).toBe("issued");
     expect(first[1]).toMatch(/^\d+$/);
     expect(first[3]).toMatch(/^[0-9a-f]{64}$/);
     const subnames = page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) });
-    expect(await subnames.locator("tr", { hasText: "pay.alice.acme" }).locator("td").nth(1).innerText()).toBe(
-      "active",
-    );
+    await subnames.waitFor();
+    const pay = subnames.locator("tr", { hasText: "pay.alice.acme" });
+    expect(await pay.locator("td").nth(1).innerText()).toBe("active");
     expect(await page.locator(".error").count()).toBe(0);
-    await shot("name-alice.acme");
+    await check("name-alice.acme");
+
+    // The subname is a link to its own page, read through the subname routes.
+    await pay.getByRole("link", { name: "pay.alice.acme" }).click();
+    await page.waitForURL(/\/name\/pay\.alice\.acme$/);
+    await page.locator("dt", { hasText: "Pays to" }).waitFor();
+    expect(await page.locator("dt", { hasText: "State" }).locator("+ dd").innerText()).toBe("active");
+    expect(await page.locator(".error").count()).toBe(0);
+    await check("name-pay.alice.acme");
   });
 
-  it("shows the claim queue with the demo's pending claim", async () => {
-    await page.goto(`${base}/#/claims`);
+  it("opens the holder's account page from a name: the names it holds, each a link", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
+    const address = await holder.innerText();
+    await holder.click();
+    await page.waitForURL(new RegExp(`/account/${address}$`));
+    const held = page.locator("table", { has: page.locator("caption", { hasText: "Names held" }) });
+    await held.getByRole("link", { name: "alice.acme" }).waitFor();
+    await page.getByRole("heading", { name: "Primary name" }).waitFor();
+    await page.locator("main .hint", { hasText: "Loading" }).first().waitFor({ state: "detached" });
+    await check("account", ["/v1/reverse/"]);
+  });
+
+  it("says what a refusal means: no such name, an expired name's records", async () => {
+    await page.goto(`${base}/name/nosuch.acme`);
+    const missing = page.locator('[data-code="name_not_found"]').first();
+    await missing.waitFor();
+    expect(await missing.locator("p").first().innerText()).toBe("There is no such name.");
+    await page.goto(`${base}/name/old.acme`);
+    const expired = page.locator('[data-code="name_expired"]').first();
+    await expired.waitFor();
+    expect(await expired.locator("p").first().innerText()).toBe(
+      "This name has expired; its records no longer resolve.",
+    );
+    await page.goto(`${base}/name/a..acme`);
+    const invalid = page.locator('[data-code="invalid_name"]').first();
+    await invalid.waitFor();
+    expect(await invalid.locator("p").first().innerText()).toMatch(/^That is not a valid name\./);
+    expect(await page.locator("body").innerText()).not.toMatch(/answered \d{3}/);
+  });
+
+  it("shows the claim queue with the demo's pending claim, its namespace a link", async () => {
+    await page.goto(`${base}/claims`);
     const pending = page.locator("table", { has: page.locator("caption", { hasText: "Pending claims" }) });
     await pending.waitFor();
-    expect(await pending.locator("tbody tr").first().locator("td").first().innerText()).toBe("newco");
-    await shot("claims");
+    const first = pending.locator("tbody tr").first().locator("td").first();
+    expect(await first.innerText()).toBe("newco");
+    expect(await first.getByRole("link").getAttribute("href")).toBe("/namespace/newco");
+    // A quote of the claim fee, by keyboard: type the label, Enter.
+    await page.getByLabel("Namespace to claim").fill("brandnew");
+    await page.getByLabel("Namespace to claim").press("Enter");
+    // This harness configures no allocator, so the quote is refused: the page says what that means.
+    const refused = page.locator('section[aria-labelledby="quote-title"] [data-code="chain_unavailable"]');
+    await refused.waitFor();
+    expect(await refused.locator("p").first().innerText()).toBe(
+      "The chain cannot be reached right now. Try again shortly.",
+    );
+    await check("claims", ["/v1/claim-fee/brandnew"]);
   });
 
-  it("shows the market listing", async () => {
-    await page.goto(`${base}/#/market`);
+  it("shows the market listing, and the listing's page with its sales", async () => {
+    await page.goto(`${base}/market`);
     const listings = page.locator("table", { has: page.locator("caption", { hasText: "Listings" }) });
     await listings.waitFor();
-    const row = await listings.locator("tbody tr", { hasText: listed }).locator("td").allInnerTexts();
-    expect(row.slice(0, 2)).toEqual([listed, "100.0000000"]);
-    await shot("market");
+    const row = listings.locator("tbody tr", { hasText: listed });
+    expect((await row.locator("td").allInnerTexts()).slice(0, 2)).toEqual([listed, "100.0000000"]);
+    await check("market");
+    await row.getByRole("link", { name: listed }).click();
+    await page.waitForURL(new RegExp(`/market/${listed}$`));
+    expect(await page.locator("dt", { hasText: "Price" }).locator("+ dd").innerText()).toBe(
+      "100.0000000 XLM",
+    );
+    await page.getByText("No past sales.").waitFor();
+    await check("listing");
+  });
+
+  it("shows the API reference with our title and operation summaries, without Scalar's promotions", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/docs/`);
+    await page.getByText("Service status: each component's state and the observed ledger").first().waitFor();
+    expect(await page.title()).toBe("namereg API reference");
+    const body = await page.locator("body").innerText();
+    for (const promotion of ["Ask AI", "Generate SDK", "Deploy", "Generate MCP"])
+      expect(body).not.toContain(promotion);
+    await shot("docs");
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it("serves the icon the browser asks for", async () => {
+    const icon = await page.request.get(`${base}/favicon.ico`);
+    expect(icon.status()).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
-// The web page's files are served at fixed paths and nothing else changes: /v1 and unknown paths answer as before.
+// The web app's files are served at fixed paths, its page addresses answer with index.html, and nothing else
+// changes: /v1 and unknown paths answer as before.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
@@ -15,32 +16,73 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe("the web page", () => {
-  it("serves the page at / and its script and stylesheet", async () => {
+/** The hashed script and stylesheet index.html names. */
+async function assets(): Promise<{ script: string; style: string }> {
+  const html = (await app.inject({ url: "/" })).body;
+  const script = html.match(/<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/)?.[1];
+  const style = html.match(/<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)"/)?.[1];
+  if (script === undefined || style === undefined) throw new Error(`index.html names no assets:\n${html}`);
+  return { script, style };
+}
+
+describe("the web app", () => {
+  it("serves the page at / with a hashed script and stylesheet, cached for a year; the page is revalidated", async () => {
     const page = await app.inject({ url: "/" });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
-    expect(page.body).toContain('<script type="module" src="/app.js">');
-    const script = await app.inject({ url: "/app.js" });
-    expect(script.statusCode).toBe(200);
-    expect(script.headers["content-type"]).toMatch(/javascript/);
-    const style = await app.inject({ url: "/style.css" });
-    expect(style.statusCode).toBe(200);
-    expect(style.headers["content-type"]).toMatch(/^text\/css/);
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    const { script, style } = await assets();
+    const js = await app.inject({ url: script });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers["content-type"]).toMatch(/javascript/);
+    expect(js.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const css = await app.inject({ url: style });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers["content-type"]).toMatch(/^text\/css/);
+  });
+
+  it("answers the app's own addresses with the page, so a shared link opens it", async () => {
+    const index = (await app.inject({ url: "/" })).body;
+    for (const url of [
+      "/name/alice.acme",
+      "/name/pay.alice.acme",
+      "/namespace/acme",
+      "/claims",
+      "/market",
+      "/market/acme",
+    ]) {
+      const page = await app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers["content-type"], url).toMatch(/^text\/html/);
+      expect(page.body, url).toBe(index);
+    }
+  });
+
+  it("serves /favicon.ico and /favicon.svg", async () => {
+    const ico = await app.inject({ url: "/favicon.ico" });
+    expect(ico.statusCode).toBe(200);
+    expect(ico.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    const svg = await app.inject({ url: "/favicon.svg" });
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers["content-type"]).toMatch(/^image\/svg\+xml/);
   });
 
   it("adds no catch-all: unknown paths keep the API's 404 body, /v1 routes are unchanged", async () => {
-    const unknown = await app.inject({ url: "/no-such-page" });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ error: "not_found" });
+    for (const url of ["/no-such-page", "/name", "/name/a/b", "/assets/nothing.js"]) {
+      const unknown = await app.inject({ url });
+      expect(unknown.statusCode, url).toBe(404);
+      expect(unknown.json(), url).toMatchObject({ error: "not_found" });
+    }
     const health = await app.inject({ url: "/health" });
     expect(health.json()).toEqual({ ok: true, service: "namereg" });
   });
 
-  it("fetches nothing from another origin", async () => {
-    for (const file of ["/", "/app.js", "/style.css"]) {
+  it("names no other origin (XML namespace names such as http://www.w3.org/2000/svg are not fetched)", async () => {
+    const { script, style } = await assets();
+    for (const file of ["/", script, style]) {
       const body = (await app.inject({ url: file })).body;
-      expect(body).not.toMatch(/https?:\/\/(?!localhost)/);
+      const urls = (body.match(/https?:\/\/[a-z0-9.-]+/gi) ?? []).filter((u) => u !== "http://www.w3.org");
+      expect(urls, file).toEqual([]);
     }
   });
 });

@@ -1,0 +1,55 @@
+// Errors by meaning: the spec's error codes (docs/api.md "Errors") as sentences a person can act on, instead of
+// "answered 404". The detail the API sent is kept as a second line for whoever reports a problem.
+import { isNameregError } from "@namereg/client";
+
+const SENTENCES: Readonly<Record<string, string>> = {
+  name_not_found: "There is no such name.",
+  name_not_issued: "This name has never been issued, so it has no history.",
+  name_expired: "This name has expired; its records no longer resolve.",
+  namespace_not_found: "There is no such namespace.",
+  no_resolver: "This namespace has no resolver, so its names carry no records.",
+  no_name: "This account has no primary name.",
+  invalid_name:
+    "That is not a valid name. A name reads label.namespace (e.g. alice.acme), a namespace is one label.",
+  invalid_node: "That is not a valid namespace node.",
+  bad_address: "That is not a Stellar account address (G…, 56 characters).",
+  invalid_account: "That is not a Stellar account address (G…, 56 characters).",
+  market_disabled: "The marketplace is off on this service.",
+  billing_disabled: "Billing is off on this service.",
+  chain_disabled: "Network addresses are off on this service.",
+  claim_fee_unavailable: "The claim fee cannot be read from the chain right now. Try again shortly.",
+  chain_unavailable: "The chain cannot be reached right now. Try again shortly.",
+  database_unavailable: "The service's database cannot be reached right now. Try again shortly.",
+  rate_limited: "Too many requests from this address. Wait a moment and try again.",
+  subnames_unsupported: "This namespace does not support subnames.",
+  subnames_suspended: "Subnames of this name are suspended.",
+  subname_creation_disabled: "This namespace does not allow new subnames.",
+  parent_inactive: "The parent name is not active, so its subnames are not either.",
+  listing_not_active: "This listing is no longer active.",
+  listing_exists: "This namespace is already listed.",
+  not_namespace_owner: "Only the namespace's owner can do this.",
+  unauthorized: "Sign in with your wallet first.",
+  wallet_session_required: "Sign in with your wallet first.",
+  insufficient_balance: "The account does not hold enough XLM for this.",
+  name_taken: "That name is already taken.",
+  not_found: "There is nothing at this address.",
+  network_error: "The service could not be reached. Check the connection and try again.",
+  internal_error:
+    "The service failed to answer. Try again; if it persists, report it with the details below.",
+};
+
+export interface Explained {
+  readonly code: string;
+  readonly sentence: string;
+  readonly detail: string | undefined;
+}
+
+/** What went wrong, in words, for any error a call can throw. */
+export function explain(error: unknown): Explained {
+  if (isNameregError(error)) {
+    const sentence = SENTENCES[error.code] ?? `The service refused the request (${error.code}).`;
+    return { code: error.code, sentence, detail: error.detail };
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return { code: "unknown_error", sentence: "Something went wrong in the page.", detail };
+}

@@ -1,0 +1,74 @@
+// An account: the names it holds, its primary name (reverse resolution) and the claims it announced.
+import type { JSX } from "preact";
+import { api, isNameregError, unwrap } from "../api.ts";
+import { AccountLink, NameLink, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+
+export function AccountPage({ address }: { readonly address: string }): JSX.Element {
+  const path = { address };
+  const held = useLoad(`held:${address}`, () =>
+    unwrap(api.GET("/v1/names/by-holder/{address}", { params: { path } })),
+  );
+  // No primary name is an answer here, not a failure.
+  const primary = useLoad(`rev:${address}`, () =>
+    unwrap(api.GET("/v1/reverse/{address}", { params: { path } })).then(
+      (r) => r.name as string | null,
+      (error: unknown) => {
+        if (isNameregError(error, "no_name")) return null;
+        throw error;
+      },
+    ),
+  );
+  const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
+  return (
+    <Page title="Account">
+      <p>
+        <AccountLink address={address} />
+      </p>
+      <h2>Primary name</h2>
+      <Section
+        loaded={primary}
+        render={(name) => (name === null ? <p>No primary name is set.</p> : <NameLink name={name} />)}
+      />
+      <h2>Names held</h2>
+      <Section
+        loaded={held}
+        render={(h) => (
+          <>
+            <Table
+              caption="Names held"
+              headings={["Name", "Namespace", "Issued"]}
+              empty="This account holds no names."
+              rows={h.names.map((n) => [
+                <NameLink name={n.name} key="n" />,
+                <NamespaceLink namespace={n.namespace} key="ns" />,
+                `ledger ${n.issuedLedger}${n.issuedAt ? ` (${n.issuedAt})` : ""}`,
+              ])}
+            />
+            {h.truncated ? <p class="hint">Only the first names are shown.</p> : null}
+          </>
+        )}
+      />
+      <h2>Claims</h2>
+      <Section
+        loaded={claims}
+        render={(q) => {
+          const mine = [...q.pending, ...q.objected, ...q.awarded].filter(
+            (c) => c.claimantAccount === address,
+          );
+          return (
+            <Table
+              caption="Claims announced"
+              headings={["Namespace", "State", "Announced (ledger)"]}
+              empty="This account has no claim in the queue."
+              rows={mine.map((c) => [
+                <NamespaceLink namespace={c.namespace} key="n" />,
+                c.state,
+                String(c.announcedLedger),
+              ])}
+            />
+          );
+        }}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,94 @@
+// The marketplace: the listings, and per namespace its listing and past sales.
+import type { JSX } from "preact";
+import { api, unwrap } from "../api.ts";
+import { href } from "../routes.ts";
+import { AccountLink, Defs, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+
+const loadListings = () => unwrap(api.GET("/v1/market/listings"));
+
+export function MarketPage(): JSX.Element {
+  const listings = useLoad("listings", loadListings);
+  return (
+    <Page title="Market listings">
+      <Section
+        loaded={listings}
+        render={(m) => (
+          <>
+            <p>
+              Escrow account: <AccountLink address={m.escrow} />
+            </p>
+            <Table
+              caption="Listings"
+              headings={["Namespace", "Price (XLM)", "Fee (bps)", "Listed"]}
+              empty="Nothing is listed for sale."
+              rows={m.listings.map((l) => [
+                <a href={href.listing(l.namespace)} key="n">
+                  {l.namespace}
+                </a>,
+                l.priceXlm,
+                String(l.feeBps),
+                l.listedAt,
+              ])}
+            />
+          </>
+        )}
+      />
+    </Page>
+  );
+}
+
+export function ListingPage({ namespace }: { readonly namespace: string }): JSX.Element {
+  const listings = useLoad("listings", loadListings);
+  const info = useLoad(`ns:${namespace}`, () =>
+    unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
+  );
+  const sales = useLoad(`sales:${namespace}`, async () => {
+    const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
+    return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
+  });
+  return (
+    <Page title={`${namespace} on the market`}>
+      <p class="hint">
+        Namespace <NamespaceLink namespace={namespace} />; all <a href={href.market()}>listings</a>.
+      </p>
+      <h2>Listing</h2>
+      <Section
+        loaded={listings}
+        render={(m) => {
+          const l = m.listings.find((x) => x.namespace === namespace);
+          if (l === undefined) return <p>{namespace} is not listed for sale.</p>;
+          return (
+            <Defs
+              items={[
+                ["Price", `${l.priceXlm} XLM`],
+                ["Market fee", `${l.feeBps / 100} %`],
+                ["Listed", l.listedAt],
+                ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
+              ]}
+            />
+          );
+        }}
+      />
+      <h2>Owner</h2>
+      <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
+      <h2>Sales</h2>
+      <Section
+        loaded={sales}
+        render={(h) => (
+          <Table
+            caption="Sales"
+            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "Badge"]}
+            empty="No past sales."
+            rows={h.sales.map((s) => [
+              s.priceXlm,
+              <AccountLink address={s.seller} key="s" />,
+              <AccountLink address={s.buyer} key="b" />,
+              s.settledAt,
+              s.badge,
+            ])}
+          />
+        )}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,195 @@
+// A name: `label.namespace` (resolution, records, history, subnames) or `child.label.namespace` (the subname's
+// record under its parent, read from the subname routes). Each section loads on its own, so one refusal (an
+// expired name's records, a namespace without a resolver) leaves the others readable.
+import type { JSX } from "preact";
+import { api, NameregError, unwrap } from "../api.ts";
+import { explain } from "../errors.ts";
+import { href } from "../routes.ts";
+import {
+  AccountLink,
+  Defs,
+  ErrorNote,
+  Mono,
+  NameLink,
+  NamespaceLink,
+  Page,
+  Section,
+  Table,
+  useLoad,
+} from "../ui.tsx";
+
+export function NamePage({ name }: { readonly name: string }): JSX.Element {
+  const parts = name.split(".");
+  if (parts.some((p) => p === "") || parts.length > 3)
+    return (
+      <Page title={name}>
+        <ErrorNote error={explain(new NameregError(400, { error: "invalid_name", name }))} />
+      </Page>
+    );
+  if (parts.length === 1)
+    return (
+      <Page title={name}>
+        <p>
+          “{name}” is a namespace: see <NamespaceLink namespace={name} />.
+        </p>
+      </Page>
+    );
+  const [a = "", b = "", c] = parts;
+  return c === undefined ? (
+    <IssuedName name={name} label={a} namespace={b} />
+  ) : (
+    <Subname name={name} child={a} label={b} namespace={c} />
+  );
+}
+
+function IssuedName(props: { name: string; label: string; namespace: string }): JSX.Element {
+  const path = { namespace: props.namespace, label: props.label };
+  const key = props.name;
+  const record = useLoad(`n:${key}`, () =>
+    unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
+  );
+  const records = useLoad(`r:${key}`, () =>
+    unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } })),
+  );
+  const history = useLoad(`h:${key}`, () =>
+    unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
+  );
+  const subnames = useLoad(`s:${key}`, () =>
+    unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
+  );
+  return (
+    <Page title={props.name}>
+      <p class="hint">
+        In namespace <NamespaceLink namespace={props.namespace} />.
+      </p>
+      <h2>Resolution</h2>
+      <Section
+        loaded={record}
+        render={(r) => (
+          <Defs
+            items={[
+              ["Holder", <AccountLink address={r.holder} key="h" />],
+              ["Ownership", r.ownership],
+              ["Storage", r.storage],
+              ["Expires", r.expiresAt ?? "never"],
+              ["Issued", `ledger ${r.issuedLedger}${r.issuedAt ? ` (${r.issuedAt})` : ""}`],
+              ["Resolutions", String(r.resolutions)],
+              [
+                "Operator",
+                <>
+                  {r.operatorName === "" ? null : `${r.operatorName} · `}
+                  <AccountLink address={r.operator} />
+                </>,
+              ],
+            ]}
+          />
+        )}
+      />
+      <h2>Records</h2>
+      <Section
+        loaded={records}
+        render={(rec) => (
+          <Table
+            caption="Records"
+            headings={["Key", "Value"]}
+            rows={[
+              ["address", rec.address === null ? "—" : <AccountLink address={rec.address} key="a" />],
+              ...Object.entries(rec.text as Record<string, string>).map(([k, v]) => [k, v]),
+            ]}
+          />
+        )}
+      />
+      <h2>History</h2>
+      <Section
+        loaded={history}
+        render={(h) => (
+          <Table
+            caption="History"
+            headings={["Action", "Ledger", "Time", "Transaction"]}
+            rows={h.events.map((e) => [
+              e.action,
+              String(e.ledger),
+              e.at ?? "—",
+              <Mono key="t">{e.txHash}</Mono>,
+            ])}
+          />
+        )}
+      />
+      <h2>Subnames</h2>
+      <Section
+        loaded={subnames}
+        render={(s) => (
+          <Table
+            caption="Subnames"
+            headings={["Name", "State", "Address"]}
+            empty="This name has no subnames."
+            rows={s.subnames.map((sub) => [
+              <NameLink name={sub.name} key="n" />,
+              sub.active ? "active" : sub.exists ? "inactive" : "removed",
+              <AccountLink address={sub.address} key="a" />,
+            ])}
+          />
+        )}
+      />
+    </Page>
+  );
+}
+
+function Subname(props: { name: string; child: string; label: string; namespace: string }): JSX.Element {
+  const path = { namespace: props.namespace, label: props.label, child: props.child };
+  const answer = useLoad(`sub:${props.name}`, () =>
+    unwrap(api.GET("/v1/subnames/{namespace}/{label}/{child}", { params: { path } })),
+  );
+  return (
+    <Page title={props.name}>
+      <p class="hint">
+        A subname of <NameLink name={`${props.label}.${props.namespace}`} />, in namespace{" "}
+        <NamespaceLink namespace={props.namespace} />.
+      </p>
+      <h2>Subname</h2>
+      <Section
+        loaded={answer}
+        render={(s) =>
+          s.record === null ? (
+            <p>
+              No subname “{props.child}” has ever been set under {s.parent}.
+            </p>
+          ) : (
+            <Defs
+              items={[
+                ["State", s.record.active ? "active" : s.record.exists ? "inactive" : "removed"],
+                ["Pays to", <AccountLink address={s.record.address} key="a" />],
+                [
+                  "Controller",
+                  s.record.controller === null ? "—" : <AccountLink address={s.record.controller} key="c" />,
+                ],
+                ["Expires", s.record.expiresAt ?? "never"],
+                ["Policy", s.record.policy],
+                ["Generation", s.record.generation],
+              ]}
+            />
+          )
+        }
+      />
+      <h2>Parent</h2>
+      <Section
+        loaded={answer}
+        render={(s) => (
+          <Defs
+            items={[
+              [
+                "Name",
+                <a href={href.name(s.parentContext.name)} key="p">
+                  {s.parentContext.name}
+                </a>,
+              ],
+              ["Holder", <AccountLink address={s.parentContext.holder} key="h" />],
+              ["Active", s.parentContext.active ? "yes" : "no"],
+              ["Expires", s.parentContext.expiresAt ?? "never"],
+            ]}
+          />
+        )}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,34 @@
+// The page's addresses and where the lookup box sends a query typed in full.
+import { describe, expect, it } from "vitest";
+import { href, lookupTarget, parseRoute } from "./routes.ts";
+
+describe("parseRoute", () => {
+  it("reads every page's address, and the old page's #/ links the same way", () => {
+    expect(parseRoute("/")).toEqual({ page: "status" });
+    expect(parseRoute("/name/Alice.ACME")).toEqual({ page: "name", name: "alice.acme" });
+    expect(parseRoute("/name/pay.alice.acme")).toEqual({ page: "name", name: "pay.alice.acme" });
+    expect(parseRoute("/namespace/acme")).toEqual({ page: "namespace", namespace: "acme" });
+    expect(parseRoute("/account/gabc")).toEqual({ page: "account", address: "GABC" });
+    expect(parseRoute("/claims")).toEqual({ page: "claims" });
+    expect(parseRoute("/market")).toEqual({ page: "market" });
+    expect(parseRoute("/market/forsale")).toEqual({ page: "listing", namespace: "forsale" });
+    expect(parseRoute("/", "#/name/alice.acme")).toEqual({ page: "name", name: "alice.acme" });
+    expect(parseRoute("/name/a/b")).toEqual({ page: "missing", path: "/name/a/b" });
+    expect(parseRoute("/name/a..b")).toEqual({ page: "name", name: "a..b" });
+  });
+
+  it("round-trips what href builds", () => {
+    expect(parseRoute(href.name("alice.acme"))).toEqual({ page: "name", name: "alice.acme" });
+    expect(parseRoute(href.listing("forsale"))).toEqual({ page: "listing", namespace: "forsale" });
+  });
+});
+
+describe("lookupTarget", () => {
+  it("sends a name to its page, a lone label to its namespace and an account to its page", () => {
+    expect(lookupTarget(" Alice.Acme ")).toBe("/name/alice.acme");
+    expect(lookupTarget("acme")).toBe("/namespace/acme");
+    const account = `G${"A".repeat(55)}`;
+    expect(lookupTarget(account.toLowerCase())).toBe(`/account/${account}`);
+    expect(lookupTarget("   ")).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+// The page's addresses, one per entity, so every name, namespace, account and listing can be linked and shared.
+// The server answers each of these paths with index.html (packages/server/src/api/plugins/web.ts lists the same
+// prefixes: keep ROUTE_PREFIXES in step).
+export type Route =
+  | { readonly page: "status" }
+  | { readonly page: "name"; readonly name: string }
+  | { readonly page: "namespace"; readonly namespace: string }
+  | { readonly page: "account"; readonly address: string }
+  | { readonly page: "claims" }
+  | { readonly page: "market" }
+  | { readonly page: "listing"; readonly namespace: string }
+  | { readonly page: "missing"; readonly path: string };
+
+export const ROUTE_PREFIXES = ["/name/", "/namespace/", "/account/", "/claims", "/market"] as const;
+
+export const href = {
+  status: () => "/",
+  name: (name: string) => `/name/${encodeURIComponent(name)}`,
+  namespace: (namespace: string) => `/namespace/${encodeURIComponent(namespace)}`,
+  account: (address: string) => `/account/${encodeURIComponent(address)}`,
+  claims: () => "/claims",
+  market: () => "/market",
+  listing: (namespace: string) => `/market/${encodeURIComponent(namespace)}`,
+};
+
+/** The route for a path (`location.pathname`); a `#/name/…` link from the old page is read the same way. */
+export function parseRoute(pathname: string, hash = ""): Route {
+  const path = hash.startsWith("#/") ? hash.slice(1) : pathname;
+  const parts = path
+    .split("/")
+    .filter((p) => p !== "")
+    .map(decodeURIComponent);
+  const [first, second, ...rest] = parts;
+  if (first === undefined) return { page: "status" };
+  if (rest.length === 0) {
+    if (first === "claims" && second === undefined) return { page: "claims" };
+    if (first === "market" && second === undefined) return { page: "market" };
+    if (second !== undefined) {
+      const value = second.trim();
+      if (first === "name") return { page: "name", name: value.toLowerCase() };
+      if (first === "namespace") return { page: "namespace", namespace: value.toLowerCase() };
+      if (first === "account") return { page: "account", address: value.toUpperCase() };
+      if (first === "market") return { page: "listing", namespace: value.toLowerCase() };
+    }
+  }
+  return { page: "missing", path };
+}
+
+/** Where the lookup box sends a query typed in full: `alice.acme` to the name, `acme` to the namespace. */
+export function lookupTarget(query: string): string | null {
+  const q = query.trim().toLowerCase();
+  if (q === "") return null;
+  if (/^g[a-z2-7]{55}$/.test(q)) return href.account(q.toUpperCase());
+  return q.includes(".") ? href.name(q) : href.namespace(q);
+}
