@@ -9,13 +9,13 @@ import { and, eq, gte, lte } from "drizzle-orm";
 import { anyOf } from "../db/bulk.ts";
 import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
-import { deadLetters, events, streams } from "../db/tables.ts";
+import { deadLetters, events, gaps, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
 import type { IndexerCache } from "./cache.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
-import { cutGap } from "./gaps.ts";
+import { cutGap, RETENTION_GAP } from "./gaps.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
 import { emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 
@@ -24,8 +24,9 @@ export type PageCoverage =
   /** A stream's page (the live loop): the stream's position moves to `next`. */
   | { kind: "stream"; streamId: number; next: StreamPosition }
   /**
-   * A back-fill of the ledgers [from, to]: they leave the gap rows `gapIds` (what lies outside stays recorded),
-   * and a contract discovered inside the range gets a stream that starts after it (never backwards).
+   * A back-fill of the ledgers [from, to]: they leave the gap rows `gapIds` (what lies outside stays recorded).
+   * A contract discovered inside the range gets a stream that starts after it (never backwards) and a gap of its
+   * own from its first ledger to `to`, which its own fill cuts: a crash in between leaves coverage true.
    */
   | { kind: "fill"; from: number; to: number; gapIds: readonly number[] }
   /**
@@ -55,6 +56,14 @@ export interface PageResult {
   deadLettered: number;
   discovered: TrackedRow[];
   changedNodes: Set<string>;
+  /** Fill pages: the gaps opened for contracts discovered inside the range, to be filled next. */
+  openedGaps: OpenedGap[];
+}
+
+export interface OpenedGap {
+  id: number;
+  contractId: string;
+  fromLedger: number;
 }
 
 /** A placeholder stream id for contracts discovered in this batch; each gets its own catch-up stream. */
@@ -117,8 +126,10 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
       );
       if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
     }
+    const created = new Set<TrackedRow>();
     for (const t of ws.tracked.values()) {
       if (t.streamId === NEW_STREAM) {
+        created.add(t);
         const start = coverage.kind === "fill" ? Math.max(t.startLedger, coverage.to + 1) : t.startLedger;
         const [s] = await tx
           .insert(streams)
@@ -135,10 +146,28 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
         .update(streams)
         .set({ nextLedger: coverage.next.nextLedger, cursor: coverage.next.cursor, updatedAt: new Date() })
         .where(eq(streams.id, coverage.streamId));
-    } else if (coverage.kind === "fill") {
-      for (const id of coverage.gapIds) await cutGap(tx, id, coverage.from, coverage.to);
     }
-    return { ws, archived: fresh.length, applied, deadLettered: letters.length };
+    const openedGaps: OpenedGap[] = [];
+    if (coverage.kind === "fill") {
+      let reason = RETENTION_GAP;
+      for (const id of coverage.gapIds) reason = (await cutGap(tx, id, coverage.from, coverage.to)) ?? reason;
+      const inside = [...ws.tracked.values()].filter((t) => created.has(t) && t.startLedger <= coverage.to);
+      if (inside.length > 0) {
+        const rows = await tx
+          .insert(gaps)
+          .values(
+            inside.map((t) => ({
+              contractId: t.contractId,
+              fromLedger: t.startLedger,
+              toLedger: coverage.to,
+              reason,
+            })),
+          )
+          .returning({ id: gaps.id, contractId: gaps.contractId, fromLedger: gaps.fromLedger });
+        openedGaps.push(...rows);
+      }
+    }
+    return { ws, archived: fresh.length, applied, deadLettered: letters.length, openedGaps };
   });
   // Only after commit does the in-memory view move on.
   const discovered = [...result.ws.tracked.values()];
@@ -150,6 +179,7 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
     deadLettered: result.deadLettered,
     discovered,
     changedNodes: result.ws.changedNodes,
+    openedGaps: result.openedGaps,
   };
 }
 

@@ -7,7 +7,7 @@
 // is left, and never before the events that fill it are in.
 //
 // Contracts the filled events discover (a registrar allocated inside the gap) are filled over the rest of the gap
-// too, and their new streams start after it. The events are applied on top of the rows the indexer built after the
+// too, and their new streams start after it; until then the rest is recorded as a gap of their own. The events are applied on top of the rows the indexer built after the
 // gap: where a later event already changed the same row, the projection follows the order of application, not the
 // chain's (docs/operations.md).
 import { asc } from "drizzle-orm";
@@ -55,7 +55,7 @@ interface Job {
   contractIds: string[];
   from: number;
   to: number;
-  /** The gap rows this job fills (none for a contract discovered inside a gap). */
+  /** The gap rows this job fills (for a contract discovered inside a gap, the one its page opened). */
   gapIds: number[];
 }
 
@@ -160,7 +160,6 @@ async function fillJob(o: BackfillOptions, job: Job): Promise<GapReport> {
       }
       throw err;
     }
-    const known = new Set(cache.contracts.keys());
     const decoded = raw.map(decodeRawEvent);
     const rereads = await rereadNamespaces(
       { reader: o.reader, rpc: o.rpc, registryId: o.registryId, cache },
@@ -173,12 +172,16 @@ async function fillJob(o: BackfillOptions, job: Job): Promise<GapReport> {
       exclusive: true,
     });
     events += result.archived;
-    // A contract discovered inside the range is filled over the rest of it too (its stream starts after it).
-    const discovered = result.discovered.filter((t) => !known.has(t.contractId) && t.startLedger <= next.to);
-    for (let i = 0; i < discovered.length; i += MAX_CONTRACTS_PER_STREAM) {
-      const part = discovered.slice(i, i + MAX_CONTRACTS_PER_STREAM);
-      const from = Math.min(...part.map((t) => t.startLedger));
-      queue.push({ contractIds: part.map((t) => t.contractId), from, to: next.to, gapIds: [] });
+    // A contract discovered inside the range is filled over the rest of it too: the page opened a gap for it.
+    for (let i = 0; i < result.openedGaps.length; i += MAX_CONTRACTS_PER_STREAM) {
+      const part = result.openedGaps.slice(i, i + MAX_CONTRACTS_PER_STREAM);
+      const from = Math.min(...part.map((g) => g.fromLedger));
+      queue.push({
+        contractIds: part.map((g) => g.contractId),
+        from,
+        to: next.to,
+        gapIds: part.map((g) => g.id),
+      });
     }
   }
   return report(true, events, `${events} event(s) archived`);

@@ -1,6 +1,7 @@
 // Coverage gaps: the ledger ranges of a contract the mirror does not hold (docs/operations.md). The live loop
 // records one when the RPC's retention has moved past a stream's position; a back-fill page cuts the range it
-// filled out of the gaps it covers, inside that page's transaction (apply-batch.ts).
+// filled out of the gaps it covers, and opens one for each contract it discovers inside that range, inside the
+// page's transaction (apply-batch.ts).
 import { and, eq } from "drizzle-orm";
 import { gaps, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -53,10 +54,13 @@ export async function recordRetentionGap(
   return stream.contractIds.map((contractId) => ({ contractId, fromLedger, toLedger, reason }));
 }
 
-/** Removes [from, to] from a gap row: the row goes, and what lies outside the range stays recorded. */
-export async function cutGap(tx: Db, id: number, from: number, to: number): Promise<void> {
+/**
+ * Removes [from, to] from a gap row: the row goes, and what lies outside the range stays recorded. Returns the
+ * gap's reason (undefined when the row is gone already).
+ */
+export async function cutGap(tx: Db, id: number, from: number, to: number): Promise<string | undefined> {
   const [g] = await tx.delete(gaps).where(eq(gaps.id, id)).returning();
-  if (g === undefined) return;
+  if (g === undefined) return undefined;
   const rest = [
     { fromLedger: g.fromLedger, toLedger: from - 1 },
     { fromLedger: to + 1, toLedger: g.toLedger },
@@ -64,4 +68,5 @@ export async function cutGap(tx: Db, id: number, from: number, to: number): Prom
   if (rest.length > 0) {
     await tx.insert(gaps).values(rest.map((r) => ({ ...r, contractId: g.contractId, reason: g.reason })));
   }
+  return g.reason;
 }
