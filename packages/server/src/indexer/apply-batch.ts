@@ -9,13 +9,13 @@ import { and, eq, gte, lte } from "drizzle-orm";
 import { anyOf } from "../db/bulk.ts";
 import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
-import { deadLetters, events, gaps, streams } from "../db/tables.ts";
+import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
 import type { IndexerCache } from "./cache.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
-import { cutGap, RETENTION_GAP } from "./gaps.ts";
+import { type OpenedGap, recordFill } from "./gaps.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
 import { emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 
@@ -58,12 +58,6 @@ export interface PageResult {
   changedNodes: Set<string>;
   /** Fill pages: the gaps opened for contracts discovered inside the range, to be filled next. */
   openedGaps: OpenedGap[];
-}
-
-export interface OpenedGap {
-  id: number;
-  contractId: string;
-  fromLedger: number;
 }
 
 /** A placeholder stream id for contracts discovered in this batch; each gets its own catch-up stream. */
@@ -147,26 +141,14 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
         .set({ nextLedger: coverage.next.nextLedger, cursor: coverage.next.cursor, updatedAt: new Date() })
         .where(eq(streams.id, coverage.streamId));
     }
-    const openedGaps: OpenedGap[] = [];
-    if (coverage.kind === "fill") {
-      let reason = RETENTION_GAP;
-      for (const id of coverage.gapIds) reason = (await cutGap(tx, id, coverage.from, coverage.to)) ?? reason;
-      const inside = [...ws.tracked.values()].filter((t) => created.has(t) && t.startLedger <= coverage.to);
-      if (inside.length > 0) {
-        const rows = await tx
-          .insert(gaps)
-          .values(
-            inside.map((t) => ({
-              contractId: t.contractId,
-              fromLedger: t.startLedger,
-              toLedger: coverage.to,
-              reason,
-            })),
+    const openedGaps =
+      coverage.kind === "fill"
+        ? await recordFill(
+            tx,
+            coverage,
+            [...created].filter((t) => t.startLedger <= coverage.to),
           )
-          .returning({ id: gaps.id, contractId: gaps.contractId, fromLedger: gaps.fromLedger });
-        openedGaps.push(...rows);
-      }
-    }
+        : [];
     return { ws, archived: fresh.length, applied, deadLettered: letters.length, openedGaps };
   });
   // Only after commit does the in-memory view move on.

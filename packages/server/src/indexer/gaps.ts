@@ -54,11 +54,43 @@ export async function recordRetentionGap(
   return stream.contractIds.map((contractId) => ({ contractId, fromLedger, toLedger, reason }));
 }
 
+export interface OpenedGap {
+  id: number;
+  contractId: string;
+  fromLedger: number;
+}
+
+/**
+ * What a back-fill page of [from, to] does to coverage, in its transaction: the range leaves the gap rows it fills,
+ * and each contract the page discovered inside the range gets a gap from its first ledger to `to` (same reason),
+ * cut when its own fill commits. Returns those new gaps.
+ */
+export async function recordFill(
+  tx: Db,
+  fill: { from: number; to: number; gapIds: readonly number[] },
+  discoveredInside: readonly { contractId: string; startLedger: number }[],
+): Promise<OpenedGap[]> {
+  let reason = RETENTION_GAP;
+  for (const id of fill.gapIds) reason = (await cutGap(tx, id, fill.from, fill.to)) ?? reason;
+  if (discoveredInside.length === 0) return [];
+  return tx
+    .insert(gaps)
+    .values(
+      discoveredInside.map((t) => ({
+        contractId: t.contractId,
+        fromLedger: t.startLedger,
+        toLedger: fill.to,
+        reason,
+      })),
+    )
+    .returning({ id: gaps.id, contractId: gaps.contractId, fromLedger: gaps.fromLedger });
+}
+
 /**
  * Removes [from, to] from a gap row: the row goes, and what lies outside the range stays recorded. Returns the
  * gap's reason (undefined when the row is gone already).
  */
-export async function cutGap(tx: Db, id: number, from: number, to: number): Promise<string | undefined> {
+async function cutGap(tx: Db, id: number, from: number, to: number): Promise<string | undefined> {
   const [g] = await tx.delete(gaps).where(eq(gaps.id, id)).returning();
   if (g === undefined) return undefined;
   const rest = [
