@@ -1,81 +1,75 @@
-// Applies one batch in one database transaction: archive rows (keyed by event id, so a replay adds nothing),
-// the projections of the new events in chain order, dead letters, discovered contracts and the stream's
-// position, plus the changed-node notification (delivered on commit). When fenced, the transaction first proves
-// this process is still the writer. Either all of it commits or none of it does.
+// The one way a page of events enters the mirror, for the live loop, the back-fill and dead-letter replays alike:
+// one database transaction holding the archive rows (keyed by event id, so a replay adds nothing), the
+// projections of the new events in chain order, dead letters, discovered contracts and their streams, what the
+// page does to coverage (the stream's position, or the gap a back-fill filled) and the changed-node notification
+// (delivered on commit). When fenced, the transaction first proves this process is still the writer. Either all
+// of it commits or none of it does, and only then does the in-memory view move on.
 import type { Namespace } from "@namereg/protocol";
 import { and, eq, gte, lte } from "drizzle-orm";
 import { anyOf } from "../db/bulk.ts";
 import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
-import { deadLetters, events, namespaces, streams, trackedContracts } from "../db/tables.ts";
+import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
+import type { IndexerCache } from "./cache.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
+import { type OpenedGap, recordFill } from "./gaps.ts";
 import { collectKeys, ProjectionError, project } from "./projections/index.ts";
 import { emptyKeys, type TrackedRow, WorkingSet } from "./working-set.ts";
 
-/** What the indexer keeps in memory between batches: tracked contracts and namespace labels. */
-export interface IndexerCache {
-  contracts: Map<string, TrackedRow>;
-  labels: Map<string, string>;
-  /** Verified discovery data for hash-only legacy allocations (LEGACY_LABELS_FILE), node → label. */
-  legacyLabels?: ReadonlyMap<string, string>;
+/** What a page does to the mirror's coverage, committed with its events. */
+export type PageCoverage =
+  /** A stream's page (the live loop): the stream's position moves to `next`. */
+  | { kind: "stream"; streamId: number; next: StreamPosition }
+  /**
+   * A back-fill of the ledgers [from, to]: they leave the gap rows `gapIds` (what lies outside stays recorded).
+   * A contract discovered inside the range gets a stream that starts after it (never backwards) and a gap of its
+   * own from its first ledger to `to`, which its own fill cuts: a crash in between leaves coverage true.
+   */
+  | { kind: "fill"; from: number; to: number; gapIds: readonly number[] }
+  /**
+   * Archived events that were dead-lettered, projected again with the current code (namereg dead-letters retry):
+   * nothing moves; their archive rows' decoded columns are brought up to date and their dead letters resolved,
+   * or the new error is recorded.
+   */
+  | { kind: "replay" };
+
+export interface Page {
+  /** The page's events, decoded (the indexer decodes each page as it arrives), in chain order. */
+  events: IncomingEvent[];
+  /** Namespace records re-read from the chain for the page's allocations (rereads.ts). */
+  rereads: Map<string, Namespace | null>;
+  coverage: PageCoverage;
+  /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
+  epoch?: number;
+  /** With `epoch`: the page is ended by the server once it sits idle this long (writer-fence.ts). */
+  stallTimeoutMs?: number;
+  /** A tool writing next to the writer (backfill): serialise with its pages through the fence. */
+  exclusive?: boolean;
 }
 
-/** Fills `cache` (a fresh one by default) with the tracked contracts and namespace labels the database holds. */
-export async function loadIndexerCache(
-  db: Db,
-  cache: IndexerCache = { contracts: new Map(), labels: new Map() },
-): Promise<IndexerCache> {
-  for (const row of await db.select().from(trackedContracts)) cache.contracts.set(row.contractId, row);
-  for (const ns of await db.select({ node: namespaces.node, label: namespaces.label }).from(namespaces)) {
-    cache.labels.set(ns.node, ns.label);
-  }
-  return cache;
-}
-
-export interface BatchResult {
+export interface PageResult {
   archived: number;
   applied: number;
   deadLettered: number;
   discovered: TrackedRow[];
   changedNodes: Set<string>;
+  /** Fill pages: the gaps opened for contracts discovered inside the range, to be filled next. */
+  openedGaps: OpenedGap[];
 }
 
 /** A placeholder stream id for contracts discovered in this batch; each gets its own catch-up stream. */
 const NEW_STREAM = -1;
 
-export async function applyBatch(
-  db: Db,
-  cache: IndexerCache,
-  input: {
-    /** The stream whose position moves to `next`; null for events applied outside any stream (a backfill). */
-    streamId: number | null;
-    /** The batch's events, decoded (the indexer decodes each batch as it arrives). */
-    events: IncomingEvent[];
-    /** The stream's position after the batch; null when replaying (the stream does not move). */
-    next: StreamPosition | null;
-    /**
-     * `replay`: the events are archived already and were dead-lettered (namereg dead-letters retry): project them
-     * again with the current code, bring their archive rows' decoded columns up to date, and resolve their dead
-     * letters — or record the new error. Default `append`: a new page from the stream.
-     */
-    mode?: "append" | "replay";
-    rereads: Map<string, Namespace | null>;
-    /** The writer epoch this process holds; omitted only by tests and tools that write alone. */
-    epoch?: number;
-    /** With `epoch`: the batch is ended by the server once it sits idle this long (writer-fence.ts). */
-    stallTimeoutMs?: number;
-    /** A tool writing next to the writer (backfill): serialise with its batches through the fence. */
-    exclusive?: boolean;
-  },
-): Promise<BatchResult> {
-  const incoming = input.events;
+export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promise<PageResult> {
+  const { coverage } = page;
+  const incoming = page.events;
   const result = await db.transaction(async (tx) => {
-    if (input.epoch !== undefined) await assertWriter(tx, input.epoch, input.stallTimeoutMs);
-    if (input.exclusive === true) await excludeWriter(tx);
-    const replay = input.mode === "replay";
+    if (page.epoch !== undefined) await assertWriter(tx, page.epoch, page.stallTimeoutMs);
+    if (page.exclusive === true) await excludeWriter(tx);
+    const replay = coverage.kind === "replay";
     const known = replay ? new Set<string>() : await archivedIds(tx, incoming);
     const fresh = incoming.filter((e) => !known.has(e.row.id));
     const ws = new WorkingSet();
@@ -101,7 +95,7 @@ export async function applyBatch(
             {
               ws,
               contract,
-              reread: (node) => input.rereads.get(node),
+              reread: (node) => page.rereads.get(node),
               labelOf: (node) => ws.namespaces.get(node)?.label ?? cache.labels.get(node) ?? null,
               discoveredLabel: (node) => cache.legacyLabels?.get(node),
               streamFor: () => NEW_STREAM,
@@ -126,11 +120,14 @@ export async function applyBatch(
       );
       if (letters.length > 0) await tx.insert(deadLetters).values(letters).onConflictDoNothing();
     }
+    const created = new Set<TrackedRow>();
     for (const t of ws.tracked.values()) {
       if (t.streamId === NEW_STREAM) {
+        created.add(t);
+        const start = coverage.kind === "fill" ? Math.max(t.startLedger, coverage.to + 1) : t.startLedger;
         const [s] = await tx
           .insert(streams)
-          .values({ nextLedger: t.startLedger, cursor: null })
+          .values({ nextLedger: start, cursor: null })
           .returning({ id: streams.id });
         if (s === undefined) throw new Error("stream insert returned nothing");
         t.streamId = s.id;
@@ -138,13 +135,21 @@ export async function applyBatch(
     }
     await ws.flush(tx);
     await notifyNodeChanges(tx, ws.changedNodes, ws.changedNamespaces);
-    if (input.streamId !== null && input.next !== null) {
+    if (coverage.kind === "stream") {
       await tx
         .update(streams)
-        .set({ nextLedger: input.next.nextLedger, cursor: input.next.cursor, updatedAt: new Date() })
-        .where(eq(streams.id, input.streamId));
+        .set({ nextLedger: coverage.next.nextLedger, cursor: coverage.next.cursor, updatedAt: new Date() })
+        .where(eq(streams.id, coverage.streamId));
     }
-    return { ws, archived: fresh.length, applied, deadLettered: letters.length };
+    const openedGaps =
+      coverage.kind === "fill"
+        ? await recordFill(
+            tx,
+            coverage,
+            [...created].filter((t) => t.startLedger <= coverage.to),
+          )
+        : [];
+    return { ws, archived: fresh.length, applied, deadLettered: letters.length, openedGaps };
   });
   // Only after commit does the in-memory view move on.
   const discovered = [...result.ws.tracked.values()];
@@ -156,6 +161,7 @@ export async function applyBatch(
     deadLettered: result.deadLettered,
     discovered,
     changedNodes: result.ws.changedNodes,
+    openedGaps: result.openedGaps,
   };
 }
 

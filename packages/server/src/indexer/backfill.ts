@@ -1,21 +1,22 @@
 // `namereg backfill`: fills the recorded retention gaps from an RPC that still holds those ledgers. For each gap
 // (or the part of it inside --from/--to) it checks that the RPC's retention starts at or before the gap, reads the
-// gap's contracts' events over the whole range by following getEvents cursors past its end, and applies them
-// through the indexer's own path (apply-batch: archive keyed by event id, projections, dead letters, discovered
-// contracts), serialised with a running writer through the fence. Only then is the gap removed (or cut down to
-// what lies outside the requested range), so coverage turns complete only when no gap is left.
+// gap's contracts' events over the whole range by following getEvents cursors past its end, and applies them as
+// one page through the indexer's own path (apply-batch.ts: archive keyed by event id, projections, dead letters,
+// discovered contracts), serialised with a running writer through the fence. The gap is removed (or cut down to
+// what lies outside the requested range) in that page's transaction, so coverage turns complete only when no gap
+// is left, and never before the events that fill it are in.
 //
 // Contracts the filled events discover (a registrar allocated inside the gap) are filled over the rest of the gap
-// too, and their new streams start after it. The events are applied on top of the rows the indexer built after the
+// too, and their new streams start after it; until then the rest is recorded as a gap of their own. The events are applied on top of the rows the indexer built after the
 // gap: where a later event already changed the same row, the projection follows the order of application, not the
 // chain's (docs/operations.md).
-import { and, asc, eq, lte } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, ledgerOfCursor, type RawEvent, type RpcClient } from "../chain/rpc-client.ts";
-import { gaps, streams } from "../db/tables.ts";
+import { gaps } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { excludeWriter } from "../db/writer-fence.ts";
-import { applyBatch, loadIndexerCache } from "./apply-batch.ts";
+import { applyPage } from "./apply-batch.ts";
+import { loadIndexerCache } from "./cache.ts";
 import { decodeRawEvent } from "./decode.ts";
 import { filtersFor, MAX_CONTRACTS_PER_STREAM } from "./fetch-batch.ts";
 import { replayDeadLetters } from "./replay.ts";
@@ -54,7 +55,7 @@ interface Job {
   contractIds: string[];
   from: number;
   to: number;
-  /** The gap rows this job fills (none for a contract discovered inside a gap). */
+  /** The gap rows this job fills (for a contract discovered inside a gap, the one its page opened). */
   gapIds: number[];
 }
 
@@ -159,52 +160,31 @@ async function fillJob(o: BackfillOptions, job: Job): Promise<GapReport> {
       }
       throw err;
     }
-    const known = new Set(cache.contracts.keys());
     const decoded = raw.map(decodeRawEvent);
     const rereads = await rereadNamespaces(
       { reader: o.reader, rpc: o.rpc, registryId: o.registryId, cache },
       decoded,
     );
-    const result = await applyBatch(o.db, cache, {
-      streamId: null,
+    const result = await applyPage(o.db, cache, {
       events: decoded,
-      next: { nextLedger: next.to + 1, cursor: null },
       rereads,
+      coverage: { kind: "fill", from: next.from, to: next.to, gapIds: next.gapIds },
       exclusive: true,
     });
     events += result.archived;
-    const discovered = result.discovered.filter((t) => !known.has(t.contractId) && t.startLedger <= next.to);
-    for (let i = 0; i < discovered.length; i += MAX_CONTRACTS_PER_STREAM) {
-      const part = discovered.slice(i, i + MAX_CONTRACTS_PER_STREAM);
-      const from = Math.min(...part.map((t) => t.startLedger));
-      queue.push({ contractIds: part.map((t) => t.contractId), from, to: next.to, gapIds: [] });
+    // A contract discovered inside the range is filled over the rest of it too: the page opened a gap for it.
+    for (let i = 0; i < result.openedGaps.length; i += MAX_CONTRACTS_PER_STREAM) {
+      const part = result.openedGaps.slice(i, i + MAX_CONTRACTS_PER_STREAM);
+      const from = Math.min(...part.map((g) => g.fromLedger));
+      queue.push({
+        contractIds: part.map((g) => g.contractId),
+        from,
+        to: next.to,
+        gapIds: part.map((g) => g.id),
+      });
     }
-    await o.db.transaction(async (tx) => {
-      await excludeWriter(tx);
-      // A discovered contract's new stream continues after the range this run fills for it (never backwards).
-      for (const t of discovered) {
-        await tx
-          .update(streams)
-          .set({ nextLedger: next.to + 1, cursor: null, updatedAt: new Date() })
-          .where(and(eq(streams.id, t.streamId), lte(streams.nextLedger, next.to)));
-      }
-      for (const id of next.gapIds) await cutGap(tx, id, next.from, next.to);
-    });
   }
   return report(true, events, `${events} event(s) archived`);
-}
-
-/** Removes [from, to] from a gap row: the row goes, and what lies outside the range stays recorded. */
-async function cutGap(tx: Db, id: number, from: number, to: number): Promise<void> {
-  const [g] = await tx.delete(gaps).where(eq(gaps.id, id)).returning();
-  if (g === undefined) return;
-  const rest = [
-    { fromLedger: g.fromLedger, toLedger: from - 1 },
-    { fromLedger: to + 1, toLedger: g.toLedger },
-  ].filter((r) => r.fromLedger <= r.toLedger);
-  if (rest.length > 0) {
-    await tx.insert(gaps).values(rest.map((r) => ({ ...r, contractId: g.contractId, reason: g.reason })));
-  }
 }
 
 /**

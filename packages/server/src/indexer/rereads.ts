@@ -5,7 +5,7 @@ import { type Namespace, RegistryFns } from "@namereg/protocol";
 import { ContractCallError, type ContractReader } from "../chain/contract-reader.ts";
 import { contractsCreatedBy } from "../chain/created-contracts.ts";
 import type { RpcClient } from "../chain/rpc-client.ts";
-import type { IndexerCache } from "./apply-batch.ts";
+import type { IndexerCache } from "./cache.ts";
 import type { IncomingEvent } from "./decode.ts";
 
 /** Allocations, versioned and legacy: each is followed by a re-read of the namespace record. */
