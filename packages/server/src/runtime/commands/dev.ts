@@ -103,7 +103,7 @@ function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): st
     "",
     `namereg dev is running`,
     `API                 ${api}   (status: ${api}/v1/status)`,
-    `web page            ${api}/`,
+    `web app             ${api}/`,
     `API reference       ${api}/docs/   (OpenAPI 3.1: ${api}/openapi.json)`,
     `metrics             ${api}/metrics`,
     describeDevnet(devnet),
