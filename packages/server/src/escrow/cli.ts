@@ -10,8 +10,8 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
 
   parked                                   list parked payouts and payments
   release <id> [--to G…] --reason "…"      pay a parked payout again (or to another account), recording why;
-                                           a parked payment: record that it was settled by hand
-  release <id> --keep --reason "…"         keep a parked payout in the escrow (dust not worth a fee), recording why
+                                           a parked non-XLM payment: record that it was returned by hand
+  release <id> --keep --reason "…"         keep a parked payout or XLM payment in the escrow, recording why
   refund <id> [--to G…] --reason "…"       send a parked XLM payment back to its sender (or to another account)
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
   watch                                    run the escrow watcher only`;

@@ -98,4 +98,38 @@ describe("escrow operator tooling", () => {
     expect(short.ok).toBe(false);
     expect(short.float).toBe(-1n);
   });
+
+  it("release never absorbs a parked XLM payment: it points to refund, and keeps it only when told --keep", async () => {
+    const sender = (await h.funded()).publicKey();
+    const id = "transfer:0:0";
+    await h.database.db.insert(marketPayments).values({
+      id,
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "transfer",
+      operationIndex: 0,
+      source: sender,
+      asset: "native",
+      amount: xlm("5"),
+      memoType: "none",
+      state: "parked",
+      verdict: "token_transfer",
+    });
+    const row = async () =>
+      (await h.database.db.select().from(marketPayments).where(eq(marketPayments.id, id)))[0];
+    // An operator who means "give it back" and types release: nothing is sent, so nothing may be marked settled.
+    await expect(releaseParked(h.database.db, id, { reason: "give it back" })).rejects.toThrow(
+      `${id} is 5.0000000 XLM held for ${sender}: send it back with namereg escrow refund ${id} --reason "…", ` +
+        `or keep it in the escrow with namereg escrow release ${id} --keep --reason "…"`,
+    );
+    expect(await row()).toMatchObject({ state: "parked", verdict: "token_transfer" });
+    expect(await listParked(h.database.db)).toContainEqual(expect.objectContaining({ id, amount: xlm("5") }));
+
+    await releaseParked(h.database.db, id, { keep: true, reason: "the sender's own float top-up" });
+    expect(await row()).toMatchObject({
+      state: "released",
+      verdict: "kept in the escrow: the sender's own float top-up",
+    });
+  });
 });
