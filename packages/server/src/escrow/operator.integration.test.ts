@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MarketHarness, startMarketHarness, xlm } from "../../test/fixtures/market.ts";
 import { marketPayments, marketPayouts } from "../db/tables.ts";
 import { DUST_REASON, owe } from "./obligations.ts";
-import { listParked, reconcile, releaseParked } from "./operator.ts";
+import { listParked, reconcile, refundParked, releaseParked } from "./operator.ts";
 
 describe("escrow operator tooling", () => {
   let h: MarketHarness;
@@ -131,5 +131,43 @@ describe("escrow operator tooling", () => {
       state: "released",
       verdict: "kept in the escrow: the sender's own float top-up",
     });
+  });
+
+  it("a second release says what became of the first: kept (nothing sent), released (sent as …:release), refunded", async () => {
+    const sender = (await h.funded()).publicKey();
+    await owe(
+      h.database.db,
+      [
+        { paymentId: "twice:0", purpose: "bounce", destination: sender, amount: 1n },
+        { paymentId: "twice:1", purpose: "bounce", destination: sender, amount: 2n },
+      ],
+      new Date(),
+    );
+    await releaseParked(h.database.db, "twice:0:bounce", { keep: true, reason: "dust spam" });
+    await expect(
+      releaseParked(h.database.db, "twice:0:bounce", { keep: true, reason: "again" }),
+    ).rejects.toThrow("payout twice:0:bounce was kept in the escrow: dust spam, not parked");
+    await releaseParked(h.database.db, "twice:1:bounce", { reason: "sender asked" });
+    await expect(releaseParked(h.database.db, "twice:1:bounce", { reason: "again" })).rejects.toThrow(
+      "payout twice:1:bounce was released (sender asked → twice:1:bounce:release), not parked",
+    );
+    await h.database.db.insert(marketPayments).values({
+      id: "twice:2:0",
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "twice",
+      operationIndex: 2,
+      source: sender,
+      asset: "native",
+      amount: xlm("3"),
+      memoType: "none",
+      state: "parked",
+      verdict: "token_transfer",
+    });
+    await refundParked(h.database.db, "twice:2:0", { reason: "sent by transfer" });
+    await expect(releaseParked(h.database.db, "twice:2:0", { keep: true, reason: "again" })).rejects.toThrow(
+      "payment twice:2:0 is returned (refunded by the operator: sent by transfer), not parked",
+    );
   });
 });

@@ -64,6 +64,17 @@ function parkedPaymentReason(p: { asset: string; verdict: string | null }): stri
 export class ReleaseError extends Error {}
 
 /**
+ * What became of a payout that is no longer parked, for the operator who tries it twice: a kept one and a released
+ * one share the state `released`, but only the second sent anything.
+ */
+function settledAs(payout: { id: string; state: string; note: string | null }): string {
+  if (payout.state !== "released") return `is ${payout.state}`;
+  if (payout.note?.startsWith("kept in the escrow") === true) return `was ${payout.note}`;
+  // The note of a release reads "<reason> → <new obligation>".
+  return `was released (${payout.note ?? "no reason recorded"})`;
+}
+
+/**
  * Releases a parked payout as a new obligation (`<id>:release`) to `to` (default: the same destination), which
  * the running watcher sends; the parked row keeps its envelope and records the reason. With `keep` nothing is
  * sent: the amount stays in the escrow's float by the operator's recorded decision (dust not worth a network
@@ -82,7 +93,7 @@ export async function releaseParked(
   return db.transaction(async (tx) => {
     const [payout] = await tx.select().from(marketPayouts).where(eq(marketPayouts.id, id));
     if (payout !== undefined) {
-      if (payout.state !== "parked") throw new ReleaseError(`payout ${id} is ${payout.state}, not parked`);
+      if (payout.state !== "parked") throw new ReleaseError(`payout ${id} ${settledAs(payout)}, not parked`);
       if (opts.keep === true) {
         await tx
           .update(marketPayouts)
@@ -109,8 +120,11 @@ export async function releaseParked(
       return { released: id, newObligation: next };
     }
     const [payment] = await tx.select().from(marketPayments).where(eq(marketPayments.id, id));
-    if (payment === undefined || payment.state !== "parked")
-      throw new ReleaseError(`nothing parked has id ${id}`);
+    if (payment === undefined) throw new ReleaseError(`nothing parked has id ${id}`);
+    if (payment.state !== "parked")
+      throw new ReleaseError(
+        `payment ${id} is ${payment.state}${payment.verdict === null ? "" : ` (${payment.verdict})`}, not parked`,
+      );
     if (opts.to !== undefined)
       throw new ReleaseError(
         payment.asset === "native"
