@@ -50,6 +50,20 @@ describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("--reason");
 
+    // A flag without its value (an empty `--periods $N`) is refused, not read as absent: the amount would
+    // otherwise decide the periods the operator meant to set.
+    const noPeriods = await cli("apply", paid.id, "plain", "--reason", "owner asked for 3", "--periods");
+    expect(noPeriods).toMatchObject({
+      code: 1,
+      stderr: "namereg billing: --periods needs a whole number after it\n",
+    });
+    const flagAsReason = await cli("apply", paid.id, "plain", "--reason", "--periods", "3");
+    expect(flagAsReason).toMatchObject({
+      code: 1,
+      stderr: "namereg billing: --reason needs a text after it\n",
+    });
+    expect((await cli("quarantined")).stdout).toContain(paid.id);
+
     const applied = await cli("apply", paid.id, "plain", "--reason", "owner wrote the label as text");
     expect(applied.code).toBe(0);
     expect(applied.stdout).toMatch(

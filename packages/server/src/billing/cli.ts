@@ -24,9 +24,19 @@ export const BILLING_USAGE = `usage: namereg billing <command>
   resume <namespace> --reason "…"                    lift a suspension
   watch                                              run the billing watcher only`;
 
+const WANTS: Record<string, string> = { "--periods": "a whole number", "--reason": "a text" };
+
+/**
+ * The value after `name`. A flag given without one (last, or followed by another flag) is refused, never read as
+ * absent: an empty `--periods $N` must not let the amount decide what the operator meant to set.
+ */
 function option(args: readonly string[], name: string): string | undefined {
   const at = args.indexOf(name);
-  return at === -1 ? undefined : args[at + 1];
+  if (at === -1) return undefined;
+  const value = args[at + 1];
+  if (value === undefined || value.startsWith("--"))
+    throw new BillingOperatorError(`${name} needs ${WANTS[name] ?? "a value"} after it`);
+  return value;
 }
 
 function positional(args: readonly string[], count: number, what: string): string[] {

@@ -1,10 +1,12 @@
 // `namereg escrow parked | reconcile` as an operator runs them: a separate process on the same PostgreSQL.
 import { fileURLToPath } from "node:url";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
-import { marketPayments } from "../db/tables.ts";
+import { marketPayments, marketPayouts } from "../db/tables.ts";
+import { owe } from "./obligations.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
@@ -31,8 +33,8 @@ describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
   });
 
   const cli = async (...args: string[]) => {
-    const { code, stdout } = await runInGroup(process.execPath, [CLI, "escrow", ...args], { env });
-    return { code, stdout };
+    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "escrow", ...args], { env });
+    return { code, stdout, stderr };
   };
 
   it("reconcile exits 0 when the books hold and 1 on a shortfall; parked lists nothing", async () => {
@@ -58,5 +60,47 @@ describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
     const short = await cli("reconcile");
     expect(short.code).toBe(1);
     expect(short.stdout).toContain("MISMATCH");
+  });
+
+  it("refuses a flag given without its value instead of reading it as absent (an empty --to $ADDR)", async () => {
+    // Dust parked for a sender; the operator means to pay it to another account, but the shell variable holding
+    // that account is empty. Read as "no --to", the payout would go to the original destination.
+    const sender = (await h.funded()).publicKey();
+    await owe(
+      h.database.db,
+      [{ paymentId: "flags:0", purpose: "refund", destination: sender, amount: 1n }],
+      new Date(),
+    );
+    const id = "flags:0:refund";
+    const state = async () =>
+      (await h.database.db.select().from(marketPayouts).where(eq(marketPayouts.id, id)))[0]?.state;
+    expect(await state()).toBe("parked");
+
+    const noTo = await cli("release", id, "--reason", "sender asked for another account", "--to");
+    expect(noTo).toMatchObject({ code: 1, stderr: "namereg escrow: --to needs a G… account after it\n" });
+    const toThenFlag = await cli("release", id, "--to", "--reason", "why");
+    expect(toThenFlag).toMatchObject({
+      code: 1,
+      stderr: "namereg escrow: --to needs a G… account after it\n",
+    });
+    const noReason = await cli("release", id, "--keep", "--reason");
+    expect(noReason).toMatchObject({ code: 1, stderr: "namereg escrow: --reason needs a text after it\n" });
+    const flagAsReason = await cli("release", id, "--reason", "--keep");
+    expect(flagAsReason).toMatchObject({
+      code: 1,
+      stderr: "namereg escrow: --reason needs a text after it\n",
+    });
+    const refundNoTo = await cli("refund", id, "--reason", "r", "--to");
+    expect(refundNoTo).toMatchObject({
+      code: 1,
+      stderr: "namereg escrow: --to needs a G… account after it\n",
+    });
+    expect(await state()).toBe("parked");
+    expect(
+      await h.database.db
+        .select()
+        .from(marketPayouts)
+        .where(eq(marketPayouts.id, `${id}:release`)),
+    ).toEqual([]);
   });
 });

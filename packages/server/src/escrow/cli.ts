@@ -10,15 +10,25 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
 
   parked                                   list parked payouts and payments
   release <id> [--to G…] --reason "…"      pay a parked payout again (or to another account), recording why;
-                                           a parked payment: record that it was settled by hand
-  release <id> --keep --reason "…"         keep a parked payout in the escrow (dust not worth a fee), recording why
+                                           a parked non-XLM payment: record that it was returned by hand
+  release <id> --keep --reason "…"         keep a parked payout or XLM payment in the escrow, recording why
   refund <id> [--to G…] --reason "…"       send a parked XLM payment back to its sender (or to another account)
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
   watch                                    run the escrow watcher only`;
 
+const WANTS: Record<string, string> = { "--to": "a G… account", "--reason": "a text" };
+
+/**
+ * The value after `name`. A flag given without one (last, or followed by another flag) is refused, never read as
+ * absent: `--to $ADDR` with an empty variable must not quietly pay the original destination.
+ */
 function option(args: readonly string[], name: string): string | undefined {
   const at = args.indexOf(name);
-  return at === -1 ? undefined : args[at + 1];
+  if (at === -1) return undefined;
+  const value = args[at + 1];
+  if (value === undefined || value.startsWith("--"))
+    throw new ReleaseError(`${name} needs ${WANTS[name] ?? "a value"} after it`);
+  return value;
 }
 
 export async function escrowCommand(args: readonly string[]): Promise<void> {

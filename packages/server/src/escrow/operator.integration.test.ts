@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MarketHarness, startMarketHarness, xlm } from "../../test/fixtures/market.ts";
 import { marketPayments, marketPayouts } from "../db/tables.ts";
 import { DUST_REASON, owe } from "./obligations.ts";
-import { listParked, reconcile, releaseParked } from "./operator.ts";
+import { listParked, reconcile, refundParked, releaseParked } from "./operator.ts";
 
 describe("escrow operator tooling", () => {
   let h: MarketHarness;
@@ -97,5 +97,77 @@ describe("escrow operator tooling", () => {
     const short = await reconcile(h.database.db, h.server, h.escrow.publicKey());
     expect(short.ok).toBe(false);
     expect(short.float).toBe(-1n);
+  });
+
+  it("release never absorbs a parked XLM payment: it points to refund, and keeps it only when told --keep", async () => {
+    const sender = (await h.funded()).publicKey();
+    const id = "transfer:0:0";
+    await h.database.db.insert(marketPayments).values({
+      id,
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "transfer",
+      operationIndex: 0,
+      source: sender,
+      asset: "native",
+      amount: xlm("5"),
+      memoType: "none",
+      state: "parked",
+      verdict: "token_transfer",
+    });
+    const row = async () =>
+      (await h.database.db.select().from(marketPayments).where(eq(marketPayments.id, id)))[0];
+    // An operator who means "give it back" and types release: nothing is sent, so nothing may be marked settled.
+    await expect(releaseParked(h.database.db, id, { reason: "give it back" })).rejects.toThrow(
+      `${id} is 5.0000000 XLM held for ${sender}: send it back with namereg escrow refund ${id} --reason "…", ` +
+        `or keep it in the escrow with namereg escrow release ${id} --keep --reason "…"`,
+    );
+    expect(await row()).toMatchObject({ state: "parked", verdict: "token_transfer" });
+    expect(await listParked(h.database.db)).toContainEqual(expect.objectContaining({ id, amount: xlm("5") }));
+
+    await releaseParked(h.database.db, id, { keep: true, reason: "the sender's own float top-up" });
+    expect(await row()).toMatchObject({
+      state: "released",
+      verdict: "kept in the escrow: the sender's own float top-up",
+    });
+  });
+
+  it("a second release says what became of the first: kept (nothing sent), released (sent as …:release), refunded", async () => {
+    const sender = (await h.funded()).publicKey();
+    await owe(
+      h.database.db,
+      [
+        { paymentId: "twice:0", purpose: "bounce", destination: sender, amount: 1n },
+        { paymentId: "twice:1", purpose: "bounce", destination: sender, amount: 2n },
+      ],
+      new Date(),
+    );
+    await releaseParked(h.database.db, "twice:0:bounce", { keep: true, reason: "dust spam" });
+    await expect(
+      releaseParked(h.database.db, "twice:0:bounce", { keep: true, reason: "again" }),
+    ).rejects.toThrow("payout twice:0:bounce was kept in the escrow: dust spam, not parked");
+    await releaseParked(h.database.db, "twice:1:bounce", { reason: "sender asked" });
+    await expect(releaseParked(h.database.db, "twice:1:bounce", { reason: "again" })).rejects.toThrow(
+      "payout twice:1:bounce was released (sender asked → twice:1:bounce:release), not parked",
+    );
+    await h.database.db.insert(marketPayments).values({
+      id: "twice:2:0",
+      ledger: 1,
+      toid: "0".repeat(19),
+      closedAt: new Date(),
+      txHash: "twice",
+      operationIndex: 2,
+      source: sender,
+      asset: "native",
+      amount: xlm("3"),
+      memoType: "none",
+      state: "parked",
+      verdict: "token_transfer",
+    });
+    await refundParked(h.database.db, "twice:2:0", { reason: "sent by transfer" });
+    await expect(releaseParked(h.database.db, "twice:2:0", { keep: true, reason: "again" })).rejects.toThrow(
+      "payment twice:2:0 is returned (refunded by the operator: sent by transfer), not parked",
+    );
   });
 });

@@ -2,7 +2,7 @@
 // a parked payout (retry to the same address or pay another, or keep it, with a recorded reason), refund a parked
 // payment (XLM that arrived in a way the watcher does not judge), and reconcile the escrow's balance on chain
 // against everything the escrow holds or owes.
-import { isAccountId } from "@namereg/protocol";
+import { isAccountId, stroopsToXlm } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, eq, inArray } from "drizzle-orm";
 import type { PaymentKind } from "../chain/account-payments.ts";
@@ -58,16 +58,28 @@ function parkedPaymentReason(p: { asset: string; verdict: string | null }): stri
   }
   const how =
     p.verdict !== null && p.verdict in ARRIVED ? ARRIVED[p.verdict as keyof typeof ARRIVED] : p.verdict;
-  return `XLM received by ${how ?? "an operation the watcher does not judge"}, not a payment operation: refund it (or release it once settled by hand)`;
+  return `XLM received by ${how ?? "an operation the watcher does not judge"}, not a payment operation: refund it (or keep it: release --keep)`;
 }
 
 export class ReleaseError extends Error {}
 
 /**
+ * What became of a payout that is no longer parked, for the operator who tries it twice: a kept one and a released
+ * one share the state `released`, but only the second sent anything.
+ */
+function settledAs(payout: { id: string; state: string; note: string | null }): string {
+  if (payout.state !== "released") return `is ${payout.state}`;
+  if (payout.note?.startsWith("kept in the escrow") === true) return `was ${payout.note}`;
+  // The note of a release reads "<reason> → <new obligation>".
+  return `was released (${payout.note ?? "no reason recorded"})`;
+}
+
+/**
  * Releases a parked payout as a new obligation (`<id>:release`) to `to` (default: the same destination), which
  * the running watcher sends; the parked row keeps its envelope and records the reason. With `keep` nothing is
  * sent: the amount stays in the escrow's float by the operator's recorded decision (dust not worth a network
- * fee). A parked payment is marked as settled by hand (returned outside the watcher, or kept as float).
+ * fee). A parked non-XLM payment is marked as settled by hand (returned outside the watcher); parked XLM is kept
+ * as float only with `keep` (else `refundParked` sends it back).
  */
 export async function releaseParked(
   db: Db,
@@ -81,7 +93,7 @@ export async function releaseParked(
   return db.transaction(async (tx) => {
     const [payout] = await tx.select().from(marketPayouts).where(eq(marketPayouts.id, id));
     if (payout !== undefined) {
-      if (payout.state !== "parked") throw new ReleaseError(`payout ${id} is ${payout.state}, not parked`);
+      if (payout.state !== "parked") throw new ReleaseError(`payout ${id} ${settledAs(payout)}, not parked`);
       if (opts.keep === true) {
         await tx
           .update(marketPayouts)
@@ -108,17 +120,31 @@ export async function releaseParked(
       return { released: id, newObligation: next };
     }
     const [payment] = await tx.select().from(marketPayments).where(eq(marketPayments.id, id));
-    if (payment === undefined || payment.state !== "parked")
-      throw new ReleaseError(`nothing parked has id ${id}`);
+    if (payment === undefined) throw new ReleaseError(`nothing parked has id ${id}`);
+    if (payment.state !== "parked")
+      throw new ReleaseError(
+        `payment ${id} is ${payment.state}${payment.verdict === null ? "" : ` (${payment.verdict})`}, not parked`,
+      );
     if (opts.to !== undefined)
       throw new ReleaseError(
         payment.asset === "native"
           ? `to pay parked XLM out, refund it: namereg escrow refund ${id} --to … --reason "…"`
           : `${payment.asset} cannot be paid by the escrow: return it by hand`,
       );
+    // `release` sends nothing for a payment, so parked XLM (which the escrow can send back itself) leaves parked
+    // only by `refund` or by an explicit --keep: an operator who types release meaning "give it back" must not
+    // turn the sender's money into float.
+    if (payment.asset === "native" && opts.keep !== true)
+      throw new ReleaseError(
+        `${id} is ${stroopsToXlm(payment.amount)} XLM held for ${payment.source}: send it back with ` +
+          `namereg escrow refund ${id} --reason "…", or keep it in the escrow with ` +
+          `namereg escrow release ${id} --keep --reason "…"`,
+      );
+    const verdict =
+      opts.keep === true ? `kept in the escrow: ${opts.reason}` : `settled by hand: ${opts.reason}`;
     await tx
       .update(marketPayments)
-      .set({ state: "released", verdict: `settled by hand: ${opts.reason}`, decidedAt: now })
+      .set({ state: "released", verdict, decidedAt: now })
       .where(and(eq(marketPayments.id, id), eq(marketPayments.state, "parked")));
     return { released: id, newObligation: null };
   });

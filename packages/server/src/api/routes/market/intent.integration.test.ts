@@ -49,6 +49,23 @@ describe("deposit intents on PostgreSQL", () => {
     expect(conflicts).toBeGreaterThan(0);
   });
 
+  it("tells the buyer what the escrow does not send back on its own (dust, XLM not sent by a payment)", async () => {
+    const buyer = Keypair.random().publicKey();
+    const r = await h.app.inject({
+      method: "POST",
+      url: `/v1/market/listings/${listingId}/intent`,
+      payload: { account: buyer },
+      remoteAddress: "10.9.0.1",
+    });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().pay.note).toBe(
+      `Pay exactly 100.0000000 XLM with one payment operation from ${buyer} with this hash memo, only once the ` +
+        "seller's transfer proposal to you is live. A payment that does not match is sent back to the sender; " +
+        "XLM sent any other way (a token contract transfer, a path payment, an account merge) and anything that " +
+        "would come back as less than 1 XLM are held until the marketplace operator returns them.",
+    );
+  });
+
   it("limits intent minting to 10 a minute per IP, apart from the global limit", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {

@@ -91,7 +91,12 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
           amountXlm,
           memoType: "hash" as const,
           memoHash: intent.memo,
-          note: `Pay exactly ${amountXlm} XLM in one payment from ${account} with this hash memo, only once the seller's transfer proposal to you is live; anything else is refunded to the sender.`,
+          // What docs/market.md "Buyer flow" says the escrow does: dust and XLM not sent by a payment are parked.
+          note:
+            `Pay exactly ${amountXlm} XLM with one payment operation from ${account} with this hash memo, only once the ` +
+            "seller's transfer proposal to you is live. A payment that does not match is sent back to the sender; " +
+            "XLM sent any other way (a token contract transfer, a path payment, an account merge) and anything that " +
+            "would come back as less than 1 XLM are held until the marketplace operator returns them.",
         },
         settlement: {
           node: listing.node,
