@@ -1,6 +1,6 @@
 // Base units to the asset's unit, exactly: the claim fee of 1000000000 stroops is 100 XLM, not 1000000000 XLM.
 import { describe, expect, it } from "vitest";
-import { fromBaseUnits } from "./format.ts";
+import { fromBaseUnits, objectionWindow } from "./format.ts";
 
 describe("fromBaseUnits", () => {
   it("moves the decimal point by the token's decimals and drops trailing zeros", () => {
@@ -18,5 +18,21 @@ describe("fromBaseUnits", () => {
 
   it("leaves a value that is not an integer as it came", () => {
     expect(fromBaseUnits("1.5", 7)).toBe("1.5");
+  });
+});
+
+describe("objectionWindow", () => {
+  const open = { state: "announced", elapsed: false, remainingSeconds: 345_600, awardedAt: null };
+
+  it("counts the hours left of an open window, and says when it elapsed", () => {
+    expect(objectionWindow(open)).toBe("96 h left");
+    expect(objectionWindow({ ...open, remainingSeconds: 1 })).toBe("1 h left");
+    expect(objectionWindow({ ...open, remainingSeconds: 0, elapsed: true })).toBe("elapsed");
+  });
+
+  it("says an awarded claim's window is closed, with the award's time, instead of hours left", () => {
+    const awarded = { ...open, state: "awarded", awardedAt: "2026-11-23T02:01:04.000Z" };
+    expect(objectionWindow(awarded)).toBe("closed (awarded 2026-11-23T02:01:04.000Z)");
+    expect(objectionWindow({ ...awarded, awardedAt: null })).toBe("closed (awarded)");
   });
 });

@@ -9,3 +9,19 @@ export function fromBaseUnits(amount: string, decimals: number): string {
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
   return `${negative ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`;
 }
+
+/**
+ * A claim's objection window in words. An awarded claim's window no longer matters (the namespace is allocated), so
+ * it says when the award happened instead of counting down to a deadline that decides nothing.
+ */
+export function objectionWindow(claim: {
+  readonly state: string;
+  readonly elapsed: boolean;
+  readonly remainingSeconds: number;
+  readonly awardedAt: string | null;
+}): string {
+  if (claim.state === "awarded")
+    return claim.awardedAt === null ? "closed (awarded)" : `closed (awarded ${claim.awardedAt})`;
+  if (claim.elapsed) return "elapsed";
+  return `${Math.ceil(claim.remainingSeconds / 3600)} h left`;
+}

@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { fromBaseUnits, objectionWindow } from "../format.ts";
 import { AccountLink, Defs, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
 
 type Queue = Awaited<ReturnType<typeof loadQueue>>;
@@ -16,7 +16,7 @@ function claimRows(list: readonly Claim[]) {
     <AccountLink address={c.claimantAccount} key="a" />,
     c.state,
     String(c.announcedLedger),
-    c.elapsed ? "elapsed" : `${Math.ceil(c.remainingSeconds / 3600)} h left`,
+    objectionWindow(c),
     c.objections.length === 0
       ? "none"
       : c.objections.map((o) => (
