@@ -209,6 +209,22 @@ describe("the web page in Chromium", () => {
     await check("account", ["/v1/reverse/"]);
   });
 
+  it('offers the account\'s page for a G… address typed in the lookup, instead of "nothing found"', async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const holder = await page
+      .locator("dt", { hasText: "Holder" })
+      .locator("+ dd")
+      .getByRole("link")
+      .innerText();
+    await page.goto(`${base}/`);
+    await page.getByLabel("Name or namespace").pressSequentially(holder.toLowerCase(), { delay: 5 });
+    const result = page.getByRole("list", { name: "Lookup results" }).getByRole("link", { name: holder });
+    await result.waitFor();
+    expect(await page.locator("#lookup-results").innerText()).not.toContain("Nothing found");
+    await result.click();
+    await page.waitForURL(new RegExp(`/account/${holder}$`));
+  });
+
   it("says what a refusal means: no such name, an expired name's records", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
