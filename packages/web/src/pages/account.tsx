@@ -20,7 +20,8 @@ export function AccountPage({ address }: { readonly address: string }): JSX.Elem
   );
   const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
   return (
-    <Page title="Account">
+    // A title per account, so tabs and history entries of several accounts tell apart.
+    <Page title={`Account ${address.slice(0, 4)}…${address.slice(-4)}`}>
       <p>
         <AccountLink address={address} />
       </p>

@@ -225,6 +225,15 @@ describe("the web page in Chromium", () => {
     await page.waitForURL(new RegExp(`/account/${holder}$`));
   });
 
+  it("names each account page after its account", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
+    const address = await holder.innerText();
+    await holder.click();
+    await page.waitForURL(new RegExp(`/account/${address}$`));
+    expect(await page.title()).toBe(`Account ${address.slice(0, 4)}…${address.slice(-4)} · namereg`);
+  });
+
   it("says what a refusal means: no such name, an expired name's records", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
