@@ -234,6 +234,21 @@ describe("the web page in Chromium", () => {
     expect(await page.title()).toBe(`Account ${address.slice(0, 4)}…${address.slice(-4)} · namereg`);
   });
 
+  it("moves focus to the new page's heading after a link is followed, not to the lookup form above it", async () => {
+    await page.goto(`${base}/`);
+    await page.locator("#status-summary").waitFor();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Claim queue" })
+      .press("Enter");
+    await page.waitForURL(/\/claims$/);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("page-title");
+    // The next Tab reaches the page's own content, not the lookup box.
+    await page.locator("caption", { hasText: "Pending claims" }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("#view") !== null)).toBe(true);
+  });
+
   it("says what a refusal means: no such name, an expired name's records", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
