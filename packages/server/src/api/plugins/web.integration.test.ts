@@ -249,6 +249,18 @@ describe("the web page in Chromium", () => {
     expect(await page.evaluate(() => document.activeElement?.closest("#view") !== null)).toBe(true);
   });
 
+  it('says once that an account address is not one, with no claims section that reads "no claim"', async () => {
+    await page.goto(`${base}/account/gbad`);
+    const invalid = page.locator('[data-code="bad_address"]');
+    await invalid.waitFor();
+    expect(await invalid.count()).toBe(1);
+    expect(await invalid.locator("p").first().innerText()).toBe(
+      "That is not a Stellar account address (G…, 56 characters).",
+    );
+    expect(await page.locator("#view").innerText()).not.toContain("no claim");
+    await check("account-invalid");
+  });
+
   it("says what a refusal means: no such name, an expired name's records", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
