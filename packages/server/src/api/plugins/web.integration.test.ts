@@ -121,6 +121,8 @@ describe("the web page in Chromium", () => {
       expect(await page.locator("tr", { hasText: component }).locator(".state").innerText()).toBe(
         "operational",
       );
+    // A component with no details says so, rather than leaving an empty "Details:" (a stacked card on a phone).
+    expect(await page.locator("tr", { hasText: "Database" }).locator("td").nth(2).innerText()).toBe("—");
     expect(await text("#coverage-title")).toBe("Coverage");
     expect(await page.locator("dt", { hasText: "Complete" }).locator("+ dd").innerText()).toBe("yes");
     await check("status");
