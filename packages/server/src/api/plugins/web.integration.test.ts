@@ -263,6 +263,16 @@ describe("the web page in Chromium", () => {
     await check("account-invalid");
   });
 
+  it("does not call a lone label a namespace when it is not one", async () => {
+    await page.goto(`${base}/name/nosuch`);
+    const view = page.locator("#view");
+    await view.getByRole("link", { name: "nosuch" }).waitFor();
+    expect(await view.innerText()).not.toContain("is a namespace");
+    expect(await view.locator("p").first().innerText()).toBe(
+      "A name reads label.namespace (e.g. alice.acme); “nosuch” alone would be a namespace: see nosuch.",
+    );
+  });
+
   it("says what a refusal means: no such name, an expired name's records", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
