@@ -18,6 +18,12 @@ describe("explain", () => {
     );
   });
 
+  it("does not tell a reclaimed name (gone.acme, whose history lists issued and reclaimed) it was never issued", () => {
+    const sentence = explain(new NameregError(404, { error: "name_not_issued", name: "gone.acme" })).sentence;
+    expect(sentence).toBe("This name is not issued now: it was never issued, or it was reclaimed.");
+    expect(sentence).not.toMatch(/no history/);
+  });
+
   it("names an unlisted code rather than hiding it, and explains a fault in the page", () => {
     expect(explain(new NameregError(409, { error: "namespace_changed" })).sentence).toBe(
       "The service refused the request (namespace_changed).",

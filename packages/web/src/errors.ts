@@ -4,7 +4,8 @@ import { isNameregError } from "@namereg/client";
 
 const SENTENCES: Readonly<Record<string, string>> = {
   name_not_found: "There is no such name.",
-  name_not_issued: "This name has never been issued, so it has no history.",
+  // Also the answer for a name that was issued and then reclaimed (docs/api.md "Errors"): its history shows both.
+  name_not_issued: "This name is not issued now: it was never issued, or it was reclaimed.",
   name_expired: "This name has expired; its records no longer resolve.",
   namespace_not_found: "There is no such namespace.",
   no_resolver: "This namespace has no resolver, so its names carry no records.",

@@ -4,8 +4,8 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "./api.ts";
 import { type Explained, explain } from "./errors.ts";
-import { href, lookupTarget } from "./routes.ts";
-import { ErrorNote } from "./ui.tsx";
+import { accountIn, href, lookupTarget } from "./routes.ts";
+import { AccountLink, ErrorNote } from "./ui.tsx";
 
 type Answer = Awaited<ReturnType<typeof ask>>;
 const ask = (q: string) => unwrap(api.GET("/v1/lookup", { params: { query: { q } } }));
@@ -14,10 +14,13 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
   const [query, setQuery] = useState("");
   const [answer, setAnswer] = useState<Answer | Explained | null>(null);
   const seq = useRef(0);
+  const account = accountIn(query);
   useEffect(() => {
     const q = query.trim();
     const mine = ++seq.current;
-    if (q === "") {
+    // An account address is not something the lookup searches (it would answer "nothing found"): the answer is
+    // the account's own page, offered without asking.
+    if (q === "" || accountIn(q) !== null) {
       setAnswer(null);
       return;
     }
@@ -60,7 +63,13 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
         </form>
       </search>
       <div id="lookup-results" aria-live="polite">
-        {answer === null ? null : "sentence" in answer ? (
+        {account !== null ? (
+          <ul class="results" aria-label="Lookup results">
+            <li>
+              <AccountLink address={account} /> (account)
+            </li>
+          </ul>
+        ) : answer === null ? null : "sentence" in answer ? (
           <ErrorNote error={answer} />
         ) : answer.names.length + answer.namespaces.length === 0 ? (
           <p>Nothing found for “{answer.q}”.</p>

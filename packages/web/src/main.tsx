@@ -76,9 +76,10 @@ function App(): JSX.Element {
     };
   }, []);
   useEffect(() => {
-    // After a navigation, focus moves to the content so a screen reader starts there.
+    // After a navigation, focus moves to the new page's heading (below the lookup form), so a screen reader
+    // starts at the page and the next Tab reaches its first link.
     if (first.current) first.current = false;
-    else main.current?.focus();
+    else (document.getElementById("page-title") ?? main.current)?.focus();
   }, [route]);
   return (
     <>

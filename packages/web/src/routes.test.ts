@@ -1,6 +1,6 @@
 // The page's addresses and where the lookup box sends a query typed in full.
 import { describe, expect, it } from "vitest";
-import { href, lookupTarget, parseRoute } from "./routes.ts";
+import { accountIn, href, lookupTarget, parseRoute } from "./routes.ts";
 
 describe("parseRoute", () => {
   it("reads every page's address, and the old page's #/ links the same way", () => {
@@ -30,5 +30,15 @@ describe("lookupTarget", () => {
     const account = `G${"A".repeat(55)}`;
     expect(lookupTarget(account.toLowerCase())).toBe(`/account/${account}`);
     expect(lookupTarget("   ")).toBeNull();
+  });
+});
+
+describe("accountIn", () => {
+  it("finds a whole account address typed in any case, and nothing else", () => {
+    const account = `G${"A".repeat(54)}7`;
+    expect(accountIn(` ${account.toLowerCase()} `)).toBe(account);
+    expect(accountIn(account.slice(0, 20))).toBeNull();
+    expect(accountIn(`C${"A".repeat(55)}`)).toBeNull();
+    expect(accountIn("alice.acme")).toBeNull();
   });
 });

@@ -46,10 +46,17 @@ export function parseRoute(pathname: string, hash = ""): Route {
   return { page: "missing", path };
 }
 
+/** The account a query names, in capitals, when it is a whole Stellar account address (G…, 56 characters). */
+export function accountIn(query: string): string | null {
+  const q = query.trim().toUpperCase();
+  return /^G[A-Z2-7]{55}$/.test(q) ? q : null;
+}
+
 /** Where the lookup box sends a query typed in full: `alice.acme` to the name, `acme` to the namespace. */
 export function lookupTarget(query: string): string | null {
   const q = query.trim().toLowerCase();
   if (q === "") return null;
-  if (/^g[a-z2-7]{55}$/.test(q)) return href.account(q.toUpperCase());
+  const account = accountIn(q);
+  if (account !== null) return href.account(account);
   return q.includes(".") ? href.name(q) : href.namespace(q);
 }

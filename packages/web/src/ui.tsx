@@ -131,7 +131,9 @@ export function Page(props: { readonly title: string; readonly children: Compone
   }, [props.title]);
   return (
     <>
-      <h1 id="page-title">{props.title}</h1>
+      <h1 id="page-title" tabIndex={-1}>
+        {props.title}
+      </h1>
       {props.children}
     </>
   );

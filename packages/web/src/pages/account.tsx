@@ -1,9 +1,24 @@
 // An account: the names it holds, its primary name (reverse resolution) and the claims it announced.
 import type { JSX } from "preact";
-import { api, isNameregError, unwrap } from "../api.ts";
-import { AccountLink, NameLink, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+import { api, isNameregError, NameregError, unwrap } from "../api.ts";
+import { explain } from "../errors.ts";
+import { AccountLink, ErrorNote, NameLink, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+
+/** What the holder and reverse routes accept (docs/api.md): an account (G…) or a contract (C…), 56 characters. */
+const ADDRESS = /^[GC][A-Z2-7]{55}$/;
 
 export function AccountPage({ address }: { readonly address: string }): JSX.Element {
+  // Not an address: say so once, instead of two refusals and a claims section that reads "no claim".
+  if (!ADDRESS.test(address))
+    return (
+      <Page title="Account">
+        <ErrorNote error={explain(new NameregError(400, { error: "bad_address", address }))} />
+      </Page>
+    );
+  return <KnownAccount address={address} />;
+}
+
+function KnownAccount({ address }: { readonly address: string }): JSX.Element {
   const path = { address };
   const held = useLoad(`held:${address}`, () =>
     unwrap(api.GET("/v1/names/by-holder/{address}", { params: { path } })),
@@ -20,7 +35,8 @@ export function AccountPage({ address }: { readonly address: string }): JSX.Elem
   );
   const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
   return (
-    <Page title="Account">
+    // A title per account, so tabs and history entries of several accounts tell apart.
+    <Page title={`Account ${address.slice(0, 4)}…${address.slice(-4)}`}>
       <p>
         <AccountLink address={address} />
       </p>

@@ -2,6 +2,7 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
+import { fromBaseUnits, objectionWindow } from "../format.ts";
 import { AccountLink, Defs, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
 
 type Queue = Awaited<ReturnType<typeof loadQueue>>;
@@ -15,7 +16,7 @@ function claimRows(list: readonly Claim[]) {
     <AccountLink address={c.claimantAccount} key="a" />,
     c.state,
     String(c.announcedLedger),
-    c.elapsed ? "elapsed" : `${Math.ceil(c.remainingSeconds / 3600)} h left`,
+    objectionWindow(c),
     c.objections.length === 0
       ? "none"
       : c.objections.map((o) => (
@@ -87,18 +88,32 @@ function QuoteAnswer({ label }: { readonly label: string }): JSX.Element {
   return (
     <Section
       loaded={quote}
-      render={(f) => (
-        <Defs
-          items={[
-            ["Namespace", f.label],
-            ["Fee", `${f.policy.amount} ${f.policy.asset}`],
-            ["Paid to", <AccountLink address={f.policy.recipient} key="r" />],
-            ["Refund if awarded", `${f.policy.refundBps.Awarded / 100} %`],
-            ["Refund if rejected", `${f.policy.refundBps.Rejected / 100} %`],
-            ["Already paid", f.receipt === null ? "no" : `${f.receipt.amount} by ${f.receipt.claimant}`],
-          ]}
-        />
-      )}
+      render={(f) => {
+        // The quote and the receipt are in base units (stroops for XLM): shown in the asset's own unit.
+        const units = (amount: string) => `${fromBaseUnits(amount, f.policy.decimals)} ${f.policy.asset}`;
+        return (
+          <Defs
+            items={[
+              ["Namespace", f.label],
+              ["Fee", units(f.policy.amount)],
+              ["Paid to", <AccountLink address={f.policy.recipient} key="r" />],
+              ["Refund if awarded", `${f.policy.refundBps.Awarded / 100} %`],
+              ["Refund if rejected", `${f.policy.refundBps.Rejected / 100} %`],
+              [
+                "Already paid",
+                f.receipt === null ? (
+                  "no"
+                ) : (
+                  <>
+                    {units(f.receipt.amount)} by <AccountLink address={f.receipt.claimant} /> (
+                    {f.receipt.outcome})
+                  </>
+                ),
+              ],
+            ]}
+          />
+        );
+      }}
     />
   );
 }

@@ -30,7 +30,8 @@ export function NamePage({ name }: { readonly name: string }): JSX.Element {
     return (
       <Page title={name}>
         <p>
-          “{name}” is a namespace: see <NamespaceLink namespace={name} />.
+          A name reads label.namespace (e.g. alice.acme); “{name}” alone would be a namespace: see{" "}
+          <NamespaceLink namespace={name} />.
         </p>
       </Page>
     );

@@ -25,10 +25,11 @@ export function StatusPage(): JSX.Element {
                 rows={status.components.map((c) => [
                   c.name,
                   <State state={c.state} key="s" />,
+                  // A component with nothing more to say reads "—", not an empty "Details:" on a phone.
                   Object.entries(c)
                     .filter(([k, v]) => k !== "name" && k !== "state" && v !== null)
                     .map(([k, v]) => `${k}: ${String(v)}`)
-                    .join(", "),
+                    .join(", ") || "—",
                 ])}
               />
               <section aria-labelledby="coverage-title">

@@ -121,6 +121,8 @@ describe("the web page in Chromium", () => {
       expect(await page.locator("tr", { hasText: component }).locator(".state").innerText()).toBe(
         "operational",
       );
+    // A component with no details says so, rather than leaving an empty "Details:" (a stacked card on a phone).
+    expect(await page.locator("tr", { hasText: "Database" }).locator("td").nth(2).innerText()).toBe("—");
     expect(await text("#coverage-title")).toBe("Coverage");
     expect(await page.locator("dt", { hasText: "Complete" }).locator("+ dd").innerText()).toBe("yes");
     await check("status");
@@ -207,6 +209,68 @@ describe("the web page in Chromium", () => {
     await page.getByRole("heading", { name: "Primary name" }).waitFor();
     await page.locator("main .hint", { hasText: "Loading" }).first().waitFor({ state: "detached" });
     await check("account", ["/v1/reverse/"]);
+  });
+
+  it('offers the account\'s page for a G… address typed in the lookup, instead of "nothing found"', async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const holder = await page
+      .locator("dt", { hasText: "Holder" })
+      .locator("+ dd")
+      .getByRole("link")
+      .innerText();
+    await page.goto(`${base}/`);
+    await page.getByLabel("Name or namespace").pressSequentially(holder.toLowerCase(), { delay: 5 });
+    const result = page.getByRole("list", { name: "Lookup results" }).getByRole("link", { name: holder });
+    await result.waitFor();
+    expect(await page.locator("#lookup-results").innerText()).not.toContain("Nothing found");
+    await result.click();
+    await page.waitForURL(new RegExp(`/account/${holder}$`));
+  });
+
+  it("names each account page after its account", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
+    const address = await holder.innerText();
+    await holder.click();
+    await page.waitForURL(new RegExp(`/account/${address}$`));
+    expect(await page.title()).toBe(`Account ${address.slice(0, 4)}…${address.slice(-4)} · namereg`);
+  });
+
+  it("moves focus to the new page's heading after a link is followed, not to the lookup form above it", async () => {
+    await page.goto(`${base}/`);
+    await page.locator("#status-summary").waitFor();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Claim queue" })
+      .press("Enter");
+    await page.waitForURL(/\/claims$/);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("page-title");
+    // The next Tab reaches the page's own content, not the lookup box.
+    await page.locator("caption", { hasText: "Pending claims" }).waitFor();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("#view") !== null)).toBe(true);
+  });
+
+  it('says once that an account address is not one, with no claims section that reads "no claim"', async () => {
+    await page.goto(`${base}/account/gbad`);
+    const invalid = page.locator('[data-code="bad_address"]');
+    await invalid.waitFor();
+    expect(await invalid.count()).toBe(1);
+    expect(await invalid.locator("p").first().innerText()).toBe(
+      "That is not a Stellar account address (G…, 56 characters).",
+    );
+    expect(await page.locator("#view").innerText()).not.toContain("no claim");
+    await check("account-invalid");
+  });
+
+  it("does not call a lone label a namespace when it is not one", async () => {
+    await page.goto(`${base}/name/nosuch`);
+    const view = page.locator("#view");
+    await view.getByRole("link", { name: "nosuch" }).waitFor();
+    expect(await view.innerText()).not.toContain("is a namespace");
+    expect(await view.locator("p").first().innerText()).toBe(
+      "A name reads label.namespace (e.g. alice.acme); “nosuch” alone would be a namespace: see nosuch.",
+    );
   });
 
   it("says what a refusal means: no such name, an expired name's records", async () => {
