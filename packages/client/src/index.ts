@@ -46,6 +46,7 @@ export {
 } from "./verify-announce.ts";
 export {
   DEFAULT_MAX_FEE_STROOPS,
+  DEFAULT_MAX_VALIDITY_SECONDS,
   type PreparedExpectation,
   type PreparedRejection,
   PreparedTransactionRejected,
