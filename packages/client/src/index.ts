@@ -25,6 +25,7 @@ export {
   resolveVerified,
   type VerifiedResolution,
 } from "./resolve-verified.ts";
+export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
   type ConsoleSession,

@@ -53,7 +53,8 @@ export type PreparedRejection =
   | "arguments_mismatch"
   | "unexpected_authorization"
   | "fee_too_high"
-  | "validity_too_long";
+  | "validity_too_long"
+  | "invalid_challenge";
 
 /** A prepared transaction that does not do what was asked. `status` is 0: the client refused, not the API. */
 export class PreparedTransactionRejected extends NameregError {
