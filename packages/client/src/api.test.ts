@@ -2,6 +2,7 @@
 // spec's code, status and detail, and a network failure is a NameregError too (never a bare TypeError).
 import { describe, expect, it } from "vitest";
 import { createApi, isNameregError, NameregError, resolve, splitName } from "./api.ts";
+import { PreparedTransactionRejected } from "./verify-prepared.ts";
 
 const ALICE = {
   name: "alice.acme",
@@ -127,5 +128,18 @@ describe("@namereg/client", () => {
       code: "unknown_error",
       detail: "HTTP 502: <html>Bad gateway</html>",
     });
+  });
+
+  it("narrows prepared_transaction_rejected to the client's own refusal, with its reason", async () => {
+    const refused: unknown = new PreparedTransactionRejected("fee_too_high", "fee 2 XLM is above the bound");
+    // Read through the narrowed type: `reason` is typed only when isNameregError narrows to the refusal.
+    const reason = isNameregError(refused, "prepared_transaction_rejected") ? refused.reason : null;
+    expect(reason).toBe("fee_too_high");
+    // An answer claiming the client's own code (the API never sends it) is not the client's refusal.
+    const claimed = { error: "prepared_transaction_rejected", detail: "trust me" };
+    const api = createApi({ baseUrl: "https://names.example.com", fetch: fakeFetch(400, claimed) });
+    const error = await resolve(api, "alice.acme").catch((e: unknown) => e);
+    expect(isNameregError(error)).toBe(true);
+    expect(isNameregError(error, "prepared_transaction_rejected")).toBe(false);
   });
 });

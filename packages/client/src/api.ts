@@ -3,6 +3,8 @@
 // Every failure surfaces as a NameregError carrying the spec's `error` code.
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.ts";
+// Type only: verify-prepared.ts extends NameregError, so a value import would be a cycle.
+import type { PreparedRejection } from "./verify-prepared.ts";
 
 export type { components, paths };
 export type NameregPaths = paths;
@@ -56,9 +58,28 @@ export class NameregError extends Error {
   }
 }
 
-/** `error` is a NameregError with this code (narrowing `unknown` in a catch block). */
+/**
+ * `error` is a NameregError with this code (narrowing `unknown` in a catch block). For
+ * `prepared_transaction_rejected` it is the client's own refusal (PreparedTransactionRejected), with `.reason`.
+ */
+export function isNameregError(
+  error: unknown,
+  code: "prepared_transaction_rejected",
+): error is NameregError & {
+  readonly code: "prepared_transaction_rejected";
+  readonly reason: PreparedRejection;
+};
+export function isNameregError<C extends NameregErrorCode>(
+  error: unknown,
+  code: C,
+): error is NameregError & { readonly code: C };
+export function isNameregError(error: unknown, code?: NameregErrorCode): error is NameregError;
 export function isNameregError(error: unknown, code?: NameregErrorCode): error is NameregError {
-  return error instanceof NameregError && (code === undefined || error.code === code);
+  if (!(error instanceof NameregError) || (code !== undefined && error.code !== code)) return false;
+  // Only the client's refusal carries a reason: an answer claiming this code (the API never sends it) is not one.
+  return (
+    code !== "prepared_transaction_rejected" || typeof (error as { reason?: unknown }).reason === "string"
+  );
 }
 
 export interface NameregClientOptions {

@@ -25,6 +25,7 @@ export {
   resolveVerified,
   type VerifiedResolution,
 } from "./resolve-verified.ts";
+export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
   type ConsoleSession,
@@ -46,6 +47,7 @@ export {
 } from "./verify-announce.ts";
 export {
   DEFAULT_MAX_FEE_STROOPS,
+  DEFAULT_MAX_VALIDITY_SECONDS,
   type PreparedExpectation,
   type PreparedRejection,
   PreparedTransactionRejected,

@@ -13,9 +13,9 @@ const HOLDER = Keypair.random().publicKey();
 const CONTRACT = StrKey.encodeContract(randomBytes(32));
 
 /** An unsigned envelope as the service prepares it: the holder's one call. */
-function envelope(fn: string, args: xdr.ScVal[]): string {
+function envelope(fn: string, args: xdr.ScVal[], contract = CONTRACT): string {
   return new TransactionBuilder(new Account(HOLDER, "7"), { fee: "100000", networkPassphrase: PASSPHRASE })
-    .addOperation(Operation.invokeContractFunction({ contract: CONTRACT, function: fn, args }))
+    .addOperation(Operation.invokeContractFunction({ contract, function: fn, args }))
     .setTimeout(900)
     .build()
     .toXDR();
@@ -127,6 +127,37 @@ describe("prepare, sign, submit", () => {
       code: "prepared_transaction_rejected",
       reason: "function_mismatch",
     });
+    expect(signerCalled).toBe(false);
+    expect(calls.map((c) => c.path)).toEqual(["/records/prepare"]);
+  });
+
+  it("holds each call to the contract of its kind in the prepare answer, not any contract the answer names", async () => {
+    // A records change calls the resolver: a `registrarId` slipped into the answer, naming the contract the
+    // envelope really calls, must not stand in for the resolver.
+    const OTHER = StrKey.encodeContract(randomBytes(32));
+    const args = ResolverFns.set_chain_address.encodeArgs({
+      node: nameNode("alice", "acme"),
+      network: "ethereum",
+      address: null,
+    });
+    const { api, calls } = fakeApi({
+      "/records/prepare": {
+        status: 200,
+        body: { ...prepared(envelope("set_chain_address", args, OTHER), "resolverId"), registrarId: OTHER },
+      },
+    });
+    let signerCalled = false;
+    const signer = async (xdrText: string) => {
+      signerCalled = true;
+      return xdrText;
+    };
+    const body = { name: "alice.acme", chainAddress: { network: "ethereum", address: null } };
+    const error = await setChainAddress(api, body, {
+      signer,
+      networkPassphrase: PASSPHRASE,
+      account: HOLDER,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "prepared_transaction_rejected", reason: "contract_mismatch" });
     expect(signerCalled).toBe(false);
     expect(calls.map((c) => c.path)).toEqual(["/records/prepare"]);
   });

@@ -27,8 +27,8 @@ export interface SignWith {
   /**
    * The contract the change must call (the namespace's registrar for subnames and the subname policy, its resolver
    * for network addresses and the chain policy), from the wallet's own configuration. Default: the one the
-   * prepare answer names (`registrarId`/`resolverId`), which the function, arguments and authorisation checks
-   * still hold to the one call asked for.
+   * prepare answer names for the call's kind (`registrarId` for subnames and the subname policy, `resolverId` for the
+   * rest), which the function, arguments and authorisation checks still hold to the one call asked for.
    */
   readonly contractId?: string;
   /** Highest total fee accepted, in stroops (default DEFAULT_MAX_FEE_STROOPS, 1 XLM). */
@@ -48,11 +48,23 @@ interface PreparedAnswer {
   readonly resolverId?: string;
 }
 
-/** Verifies the prepared transaction against what was asked, then hands it to the signer. */
-async function verifyAndSign(prepared: PreparedAnswer, asked: AskedCall, sign: SignWith): Promise<string> {
-  const contractId = sign.contractId ?? prepared.registrarId ?? prepared.resolverId;
+/** Which contract a change calls: the namespace's registrar (subnames, subname policy) or resolver (the rest). */
+type ContractKind = "registrarId" | "resolverId";
+
+/**
+ * Verifies the prepared transaction against what was asked, then hands it to the signer. Without the wallet's own
+ * contract, the one taken from the answer is the field of the call's kind only: an answer that also names the other
+ * contract cannot choose which one the call is held to.
+ */
+async function verifyAndSign(
+  prepared: PreparedAnswer,
+  asked: AskedCall,
+  kind: ContractKind,
+  sign: SignWith,
+): Promise<string> {
+  const contractId = sign.contractId ?? prepared[kind];
   if (contractId === undefined) {
-    throw new NameregError(0, { error: "unknown_error", detail: "the prepare answer names no contract" });
+    throw new NameregError(0, { error: "unknown_error", detail: `the prepare answer names no ${kind}` });
   }
   verifyPrepared(prepared, {
     networkPassphrase: sign.networkPassphrase,
@@ -156,7 +168,8 @@ async function holderChange<P extends HolderPrepare>(
   const asked = holderCall(path as "/records/prepare", body as Body<"/records/prepare">);
   // openapi-fetch types each path's body separately; the union of the two is what `body` is.
   const prepared = await unwrap(api.POST(path as "/records/prepare", { body: body as never }));
-  const signedXdr = await verifyAndSign(prepared, asked, sign);
+  const kind = path === "/subnames/prepare" ? "registrarId" : "resolverId";
+  const signedXdr = await verifyAndSign(prepared, asked, kind, sign);
   return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
 }
 
@@ -208,7 +221,8 @@ export async function consoleChange<P extends ConsolePrepare>(
   const prepared = await unwrap(
     api.POST(path as "/console/subname-policy/prepare", { body: body as never, headers }),
   );
-  const xdr = await verifyAndSign(prepared, asked, sign);
+  const kind = path === "/console/subname-policy/prepare" ? "registrarId" : "resolverId";
+  const xdr = await verifyAndSign(prepared, asked, kind, sign);
   return unwrap(api.POST("/console/tx/submit", { body: { xdr }, headers }));
 }
 

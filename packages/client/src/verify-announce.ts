@@ -6,6 +6,7 @@
 // (or lies) must not be able to make a wallet pay a different fee, to a different recipient, for another label.
 import { AllocatorFns, i128, type Evidence as ProtocolEvidence } from "@namereg/protocol";
 import { Address, Asset, FeeBumpTransaction, rpc, TransactionBuilder, type xdr } from "@stellar/stellar-sdk";
+import { NameregError } from "./api.ts";
 import { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 
 /** One piece of evidence a claim cites, as the claimant reviewed it. */
@@ -144,7 +145,7 @@ async function check(transactionXdr: string, opts: VerifyAnnounceOptions): Promi
   try {
     policy = await readFeePolicy(server, networkPassphrase, opts.allocatorId);
   } catch (err) {
-    refuse("chain_unavailable", message(err));
+    refuse("chain_unavailable", err instanceof NameregError ? (err.detail ?? err.code) : message(err));
   }
   if (policy === null) refuse("fee_policy_unconfigured", "the allocator has no claim-fee policy");
   const nativeToken = Asset.native().contractId(networkPassphrase);

@@ -1,7 +1,7 @@
 // verifyPrepared against envelopes built here with the SDK, as the service builds them: the right one passes, and
 // each way a prepared transaction can differ from what was asked (another network, an extra operation, another
-// function, other arguments, another source, an authorisation beyond the call, a fee over the bound) is refused
-// with its own reason before anything could be signed.
+// function, other arguments, another source, an authorisation beyond the call, a fee over the bound, no upper time
+// bound or one too far off) is refused with its own reason before anything could be signed.
 import { randomBytes } from "node:crypto";
 import { RegistrarFns } from "@namereg/protocol";
 import {
@@ -62,6 +62,8 @@ interface Build {
   fee?: string;
   extraPayment?: boolean;
   auth?: xdr.SorobanAuthorizationEntry[];
+  /** Seconds the transaction stays valid (0: no upper bound). */
+  timeout?: number;
 }
 
 function prepared(build: Build = {}): string {
@@ -83,7 +85,10 @@ function prepared(build: Build = {}): string {
       Operation.payment({ destination: Keypair.random().publicKey(), asset: Asset.native(), amount: "100" }),
     );
   }
-  return builder.setTimeout(900).build().toXDR();
+  return builder
+    .setTimeout(build.timeout ?? 900)
+    .build()
+    .toXDR();
 }
 
 const expectation: PreparedExpectation = {
@@ -173,5 +178,20 @@ describe("verifyPrepared", () => {
       "fee_too_high",
     );
     expect(refusal(() => verifyPrepared("not xdr", expectation)).reason).toBe("malformed_transaction");
+  });
+
+  it("refuses a transaction that never expires, or stays valid longer than the bound", () => {
+    expect(refusal(() => verifyPrepared(prepared({ timeout: 0 }), expectation)).reason).toBe(
+      "validity_too_long",
+    );
+    expect(refusal(() => verifyPrepared(prepared({ timeout: 86_400 }), expectation)).reason).toBe(
+      "validity_too_long",
+    );
+    const week = 7 * 86_400;
+    const longer = verifyPrepared(prepared({ timeout: 86_400 }), {
+      ...expectation,
+      maxValiditySeconds: week,
+    });
+    expect(longer.feeStroops).toBe(250_000n);
   });
 });

@@ -25,7 +25,19 @@ export interface PreparedExpectation {
   readonly args: readonly xdr.ScVal[];
   /** Highest total fee (inclusion + resources) accepted, in stroops. Default: DEFAULT_MAX_FEE_STROOPS. */
   readonly maxFeeStroops?: bigint | number | string;
+  /**
+   * Longest the signed transaction may stay submittable, in seconds from now (its upper time bound). Default:
+   * DEFAULT_MAX_VALIDITY_SECONDS. A transaction without an upper bound is always refused.
+   */
+  readonly maxValiditySeconds?: number;
 }
+
+/**
+ * 1 hour: the service prepares for 15 minutes (docs/api.md, "Prepare and submit"); the margin covers a wallet's
+ * clock running behind. A signature on a transaction that never expires could be held and submitted at any later
+ * time, against whatever the state has become.
+ */
+export const DEFAULT_MAX_VALIDITY_SECONDS = 3600;
 
 /** 1 XLM: far above what one registrar or resolver call costs, far below what a wallet should pay unasked. */
 export const DEFAULT_MAX_FEE_STROOPS = 10_000_000n;
@@ -40,7 +52,9 @@ export type PreparedRejection =
   | "function_mismatch"
   | "arguments_mismatch"
   | "unexpected_authorization"
-  | "fee_too_high";
+  | "fee_too_high"
+  | "validity_too_long"
+  | "invalid_challenge";
 
 /** A prepared transaction that does not do what was asked. `status` is 0: the client refused, not the API. */
 export class PreparedTransactionRejected extends NameregError {
@@ -65,7 +79,7 @@ function refuse(reason: PreparedRejection, detail: string): never {
  * Decodes a prepared transaction and checks it before anything is signed: the network it was prepared for (when
  * `prepared.network` is given, as every prepare answer carries it), the source, exactly one operation that calls
  * the expected contract's function with exactly the expected arguments, no authorisation beyond that call by the
- * source itself, and the fee under the bound. Throws PreparedTransactionRejected; returns the decoded transaction.
+ * source itself, the fee under the bound, and an upper time bound within maxValiditySeconds. Throws PreparedTransactionRejected; returns the decoded transaction.
  */
 export function verifyPrepared(
   prepared: string | { readonly xdr: string; readonly network?: string },
@@ -113,7 +127,22 @@ export function verifyPrepared(
   const feeStroops = BigInt(tx.fee);
   const bound = BigInt(expected.maxFeeStroops ?? DEFAULT_MAX_FEE_STROOPS);
   if (feeStroops > bound) refuse("fee_too_high", `fee ${feeStroops} stroops is above the bound ${bound}`);
+  checkValidity(tx, expected.maxValiditySeconds ?? DEFAULT_MAX_VALIDITY_SECONDS);
   return { transaction: tx, feeStroops };
+}
+
+/** The transaction's upper time bound is set and no later than `maxSeconds` from the wallet's clock. */
+function checkValidity(tx: Transaction, maxSeconds: number): void {
+  const maxTime = BigInt(tx.timeBounds?.maxTime ?? "0");
+  if (maxTime === 0n)
+    refuse("validity_too_long", "the transaction has no upper time bound: it never expires");
+  const latest = BigInt(Math.floor(Date.now() / 1000) + maxSeconds);
+  if (maxTime > latest) {
+    refuse(
+      "validity_too_long",
+      `the transaction stays valid until ${maxTime}, more than ${maxSeconds} s from now`,
+    );
+  }
 }
 
 interface ContractCall {
