@@ -4,17 +4,16 @@
 // and the bond slashed to that buyer) once the indexer has passed the ledger of the cancel.
 import { randomUUID } from "node:crypto";
 import { namespaceNode, stroopsToXlm, xlmToStroops } from "@namereg/protocol";
-import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../../config/index.ts";
-import { marketListings } from "../../../db/tables.ts";
 import { bondFor, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
+import { closePendingListing, insertListing, type Listing, listingById, requestCancel } from "./queries.ts";
 
 const PriceXlm = z
   .string({ error: "is required" })
@@ -44,7 +43,7 @@ const CreateResponse = z.object({
   }),
 });
 
-type Row = typeof marketListings.$inferSelect;
+type Row = Listing;
 
 function view(row: Row) {
   return {
@@ -90,7 +89,7 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
       if (market === null) throw new ApiError("market_disabled");
       const price = xlmToStroops(priceXlm);
       const bond = bondFor(price, market);
-      const row: typeof marketListings.$inferInsert = {
+      const row: Parameters<typeof insertListing>[1] = {
         id: randomUUID(),
         namespace,
         node: namespaceNode(namespace),
@@ -103,12 +102,12 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
         createdAt: now(),
       };
       try {
-        await db.db.insert(marketListings).values(row);
+        await insertListing(db.db, row);
       } catch (err) {
         if (isUniqueViolation(err)) throw new ApiError("listing_exists", { namespace });
         throw err;
       }
-      const [stored] = await db.db.select().from(marketListings).where(eq(marketListings.id, row.id));
+      const stored = await listingById(db.db, row.id);
       if (stored === undefined) throw new Error("listing vanished after insert");
       const amountXlm = stroopsToXlm(bond);
       reply.code(201);
@@ -137,29 +136,20 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
     },
     async (request, reply) => {
       noStore(reply);
-      const [listing] = await db.db
-        .select()
-        .from(marketListings)
-        .where(eq(marketListings.id, request.params.id));
+      const listing = await listingById(db.db, request.params.id);
       if (listing === undefined) throw new ApiError("not_found", { id: request.params.id });
       await guard.requireNamespaceOwner(request, sessionOf(request), listing.namespace);
       if (listing.state === "pending_bond") {
-        await db.db
-          .update(marketListings)
-          .set({ state: "closed", closedAt: now() })
-          .where(and(eq(marketListings.id, listing.id), eq(marketListings.state, "pending_bond")));
+        await closePendingListing(db.db, listing.id, now());
       } else if (listing.state === "active" && listing.cancelRequestedAt === null) {
         // The watcher settles the cancel only once the indexer has processed this ledger, so an acceptance that
         // happened before the cancel is never mistaken for a backed-out sale.
         const head = await chainOf(chainClient).head();
-        await db.db
-          .update(marketListings)
-          .set({ cancelRequestedAt: now(), cancelLedger: head.sequence })
-          .where(and(eq(marketListings.id, listing.id), eq(marketListings.state, "active")));
+        await requestCancel(db.db, listing.id, now(), head.sequence);
       } else if (listing.cancelRequestedAt === null) {
         throw new ApiError("listing_not_active", { id: listing.id });
       }
-      const [after] = await db.db.select().from(marketListings).where(eq(marketListings.id, listing.id));
+      const after = await listingById(db.db, listing.id);
       if (after === undefined) throw new Error("listing vanished");
       return { ok: true as const, listing: view(after) };
     },

@@ -1,13 +1,12 @@
 // GET /v1/market/history/{node} (docs/api.md "Marketplace"): escrow-settled sales, newest first, at most 50, wash-flagged
 // sales left out (docs/market.md). Every sale here was settled by the escrow, hence the badge `escrow`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { and, desc, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { marketSales } from "../../../db/tables.ts";
 import { ApiError } from "../../errors.ts";
 import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
+import { salesOf } from "./queries.ts";
 
 export const MAX_SALES = 50;
 export const SALE_BADGE = "escrow";
@@ -34,12 +33,7 @@ export const historyRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (a
       const node = request.params.node.toLowerCase();
       if (!/^[0-9a-f]{64}$/.test(node))
         throw new ApiError("invalid_node", { detail: "node: 64 hex characters" });
-      const rows = await db.replica
-        .select()
-        .from(marketSales)
-        .where(and(eq(marketSales.node, node), eq(marketSales.washFlagged, false)))
-        .orderBy(desc(marketSales.settledAt), desc(marketSales.id))
-        .limit(MAX_SALES);
+      const rows = await salesOf(db.replica, node, MAX_SALES);
       return {
         node,
         sales: rows.map((s) => ({

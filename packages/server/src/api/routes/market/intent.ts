@@ -9,17 +9,15 @@
 // namespace still moves (docs/market.md, "Listing lifecycle").
 import { randomUUID } from "node:crypto";
 import { isAccountId, RegistryFns, stroopsToXlm } from "@namereg/protocol";
-import { and, eq } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
-import { marketIntents, marketListings } from "../../../db/tables.ts";
 import { INTENT_LIFETIME_MS, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
-import { openListing } from "./open-listings.ts";
+import { currentOrFreshIntent, type Intent, openListingById } from "./queries.ts";
 
 const IntentResponse = z.object({
   intent: z.object({ id: z.string(), expiresAt: z.iso.datetime() }),
@@ -34,8 +32,6 @@ const IntentResponse = z.object({
   settlement: z.object({ node: z.string(), seller: z.string(), steps: z.array(z.string()) }),
 });
 
-type Intent = typeof marketIntents.$inferSelect;
-
 /** PostgreSQL's unique_violation, wherever the driver or Drizzle put it in the cause chain. */
 function isUniqueViolation(err: unknown): boolean {
   for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
@@ -48,7 +44,6 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   app,
   { db, market, now, chainClient, registryId },
 ) => {
-  const open = openListing(registryId);
   // INTENT_RATE_LIMIT_PER_MINUTE applies on top of the global limit (api/plugins/route-limits.ts).
   app.post(
     "/v1/market/listings/:id/intent",
@@ -73,10 +68,7 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
       const { account } = request.body;
       if (!isAccountId(account))
         throw new ApiError("invalid_account", { detail: "account: a G… public key" });
-      const [listing] = await db.db
-        .select()
-        .from(marketListings)
-        .where(and(eq(marketListings.id, request.params.id), open));
+      const listing = await openListingById(db.db, registryId, request.params.id);
       if (listing === undefined) throw new ApiError("listing_not_active", { id: request.params.id });
       if ((await currentOwner(listing.node)) !== listing.seller)
         throw new ApiError("listing_not_active", { id: listing.id });
@@ -127,43 +119,23 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
 
   async function currentIntent(listingId: string, buyer: string): Promise<Intent> {
     const at = now();
+    let intent: Intent | "conflict";
     try {
-      return await db.db.transaction(async (tx) => {
-        const [existing] = await tx
-          .select()
-          .from(marketIntents)
-          .where(
-            and(
-              eq(marketIntents.listingId, listingId),
-              eq(marketIntents.buyer, buyer),
-              eq(marketIntents.superseded, false),
-            ),
-          );
-        if (existing !== undefined && existing.expiresAt.getTime() > at.getTime()) return existing;
-        if (existing !== undefined) {
-          const rotated = await tx
-            .update(marketIntents)
-            .set({ superseded: true })
-            .where(and(eq(marketIntents.id, existing.id), eq(marketIntents.superseded, false)))
-            .returning({ id: marketIntents.id });
-          if (rotated.length === 0) throw new ApiError("intent_conflict");
-        }
-        const fresh: Intent = {
-          id: randomUUID(),
-          listingId,
-          buyer,
-          memo: newHashMemo(),
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + INTENT_LIFETIME_MS),
-          superseded: false,
-        };
-        await tx.insert(marketIntents).values(fresh);
-        return fresh;
-      });
+      intent = await currentOrFreshIntent(db.db, listingId, buyer, at, () => ({
+        id: randomUUID(),
+        listingId,
+        buyer,
+        memo: newHashMemo(),
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + INTENT_LIFETIME_MS),
+        superseded: false,
+      }));
     } catch (err) {
       if (isUniqueViolation(err))
         throw new ApiError("intent_conflict", { detail: "a concurrent request won; retry" });
       throw err;
     }
+    if (intent === "conflict") throw new ApiError("intent_conflict");
+    return intent;
   }
 };

@@ -2,13 +2,11 @@
 // in the query from the indexer's mirror (open-listings.ts), so a sold listing leaves the list the moment its
 // transfer is indexed, before the escrow watcher closes the row.
 import { stroopsToXlm } from "@namereg/protocol";
-import { desc } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { marketListings } from "../../../db/tables.ts";
 import { MARKET_ERRORS, routeRules } from "../../route-rules.ts";
 import type { MarketRouteOptions } from "./market-enabled.ts";
-import { openListing } from "./open-listings.ts";
+import { openListings } from "./queries.ts";
 
 export const MAX_LISTINGS = 100;
 
@@ -27,7 +25,6 @@ export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   app,
   { db, market, registryId },
 ) => {
-  const open = openListing(registryId);
   const listingsRoute = {
     schema: { response: { 200: ListingsResponse } },
     config: routeRules("global", [...MARKET_ERRORS, "invalid_request"]),
@@ -35,12 +32,7 @@ export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   app.get("/v1/market/listings", listingsRoute, async () => {
     // The writer, not a replica: buyers pay from this list, and a lagging replica would still show a sale that
     // the indexer has already written.
-    const rows = await db.db
-      .select()
-      .from(marketListings)
-      .where(open)
-      .orderBy(desc(marketListings.listedAt), desc(marketListings.id))
-      .limit(MAX_LISTINGS);
+    const rows = await openListings(db.db, registryId, MAX_LISTINGS);
     return {
       escrow: market?.escrowAccount ?? "",
       listings: rows.map((l) => ({

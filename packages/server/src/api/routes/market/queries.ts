@@ -1,0 +1,105 @@
+// The marketplace routes' reads and writes of the mirror (listings.ts, history.ts, intent.ts, console-listings.ts);
+// which listings are open to buyers is one condition of its own (open-listings.ts).
+import { and, desc, eq } from "drizzle-orm";
+import { marketIntents, marketListings, marketSales } from "../../../db/tables.ts";
+import type { Db } from "../../../db/types.ts";
+import { openListing } from "./open-listings.ts";
+
+export type Listing = typeof marketListings.$inferSelect;
+export type Intent = typeof marketIntents.$inferSelect;
+
+/** Listings open to buyers, newest first. */
+export function openListings(db: Db, registryId: string | null, limit: number): Promise<Listing[]> {
+  return db
+    .select()
+    .from(marketListings)
+    .where(openListing(registryId))
+    .orderBy(desc(marketListings.listedAt), desc(marketListings.id))
+    .limit(limit);
+}
+
+/** The listing `id` while it is open to buyers. */
+export async function openListingById(
+  db: Db,
+  registryId: string | null,
+  id: string,
+): Promise<Listing | undefined> {
+  const [listing] = await db
+    .select()
+    .from(marketListings)
+    .where(and(eq(marketListings.id, id), openListing(registryId)));
+  return listing;
+}
+
+/** A namespace's escrow-settled sales that are not wash-flagged, newest first. */
+export function salesOf(replica: Db, node: string, limit: number) {
+  return replica
+    .select()
+    .from(marketSales)
+    .where(and(eq(marketSales.node, node), eq(marketSales.washFlagged, false)))
+    .orderBy(desc(marketSales.settledAt), desc(marketSales.id))
+    .limit(limit);
+}
+
+/**
+ * The buyer's unexpired intent for the listing, or a fresh one (`fresh()`) in its place, in one transaction: an
+ * expired intent is superseded first (kept, so a late payment on it is still recognised). `conflict` when another
+ * request superseded it first; a concurrent insert surfaces as the partial unique index's violation.
+ */
+export function currentOrFreshIntent(
+  db: Db,
+  listingId: string,
+  buyer: string,
+  at: Date,
+  fresh: () => Intent,
+): Promise<Intent | "conflict"> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(marketIntents)
+      .where(
+        and(
+          eq(marketIntents.listingId, listingId),
+          eq(marketIntents.buyer, buyer),
+          eq(marketIntents.superseded, false),
+        ),
+      );
+    if (existing !== undefined && existing.expiresAt.getTime() > at.getTime()) return existing;
+    if (existing !== undefined) {
+      const rotated = await tx
+        .update(marketIntents)
+        .set({ superseded: true })
+        .where(and(eq(marketIntents.id, existing.id), eq(marketIntents.superseded, false)))
+        .returning({ id: marketIntents.id });
+      if (rotated.length === 0) return "conflict";
+    }
+    const intent = fresh();
+    await tx.insert(marketIntents).values(intent);
+    return intent;
+  });
+}
+
+export function insertListing(db: Db, row: typeof marketListings.$inferInsert) {
+  return db.insert(marketListings).values(row);
+}
+
+export async function listingById(db: Db, id: string): Promise<Listing | undefined> {
+  const [listing] = await db.select().from(marketListings).where(eq(marketListings.id, id));
+  return listing;
+}
+
+/** Closes a listing whose bond never came (nothing to settle). */
+export function closePendingListing(db: Db, id: string, at: Date) {
+  return db
+    .update(marketListings)
+    .set({ state: "closed", closedAt: at })
+    .where(and(eq(marketListings.id, id), eq(marketListings.state, "pending_bond")));
+}
+
+/** Asks the escrow watcher to settle a cancel once the indexer has passed `ledger`. */
+export function requestCancel(db: Db, id: string, at: Date, ledger: number) {
+  return db
+    .update(marketListings)
+    .set({ cancelRequestedAt: at, cancelLedger: ledger })
+    .where(and(eq(marketListings.id, id), eq(marketListings.state, "active")));
+}
