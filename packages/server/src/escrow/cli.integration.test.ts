@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
-import { type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
+import { escrowCliEnv, type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { marketPayments, marketPayouts } from "../db/tables.ts";
 import { owe } from "./obligations.ts";
@@ -17,16 +17,7 @@ describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
     h = await startMarketHarness("postgres");
-    env = {
-      ...process.env,
-      LOG_LEVEL: "silent",
-      DATABASE_URL: h.database.url,
-      RPC_URL: h.devnet.rpcUrl,
-      NETWORK_PASSPHRASE: h.devnet.networkPassphrase,
-      MARKET_ENABLED: "true",
-      ESCROW_ACCOUNT: h.escrow.publicKey(),
-      ESCROW_SECRET: h.escrow.secret(),
-    };
+    env = escrowCliEnv(h);
   }, 120_000);
   afterAll(async () => {
     await h?.close();

@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import type { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MarketHarness, payoutsOf, startMarketHarness, xlm } from "../../test/fixtures/market.ts";
+import {
+  escrowCliEnv,
+  type MarketHarness,
+  payoutsOf,
+  startMarketHarness,
+  xlm,
+} from "../../test/fixtures/market.ts";
 import { transferNativeToken } from "../../test/fixtures/token-transfer.ts";
 import { marketPayments } from "../db/tables.ts";
 import { DUST_REASON } from "./obligations.ts";
@@ -21,16 +27,7 @@ describe("odd payments to the escrow are parked for the operator", () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
     h = await startMarketHarness("postgres");
-    env = {
-      ...process.env,
-      LOG_LEVEL: "silent",
-      DATABASE_URL: h.database.url,
-      RPC_URL: h.devnet.rpcUrl,
-      NETWORK_PASSPHRASE: h.devnet.networkPassphrase,
-      MARKET_ENABLED: "true",
-      ESCROW_ACCOUNT: h.escrow.publicKey(),
-      ESCROW_SECRET: h.escrow.secret(),
-    };
+    env = escrowCliEnv(h);
   }, 120_000);
   afterAll(async () => {
     await h?.close();
