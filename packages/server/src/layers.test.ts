@@ -1,7 +1,7 @@
 // The layer rules of docs/architecture.md, checked over the import graph of the source tree: the API reads the
 // mirror through db/ and never reaches into the indexer, chain/ knows nothing of HTTP, auth/ does not depend on
 // the API, a route plugin never imports another route plugin, and a route area (a folder of api/routes/) never
-// imports another area: what two areas share lives a layer down, in api/shared/ or db/, which import no area.
+// imports another area: what two areas share lives a layer down, in api/common/ or db/, which import no area.
 // Nothing but the composition roots (runtime/, the entry files) imports the API; config/ stands below db/. The
 // two money features (escrow/, billing/) each own their terms, status, watcher and CLI, sit over a shared watcher
 // base (watchers/) that knows neither of them, and never reach into each other.
@@ -145,7 +145,7 @@ describe("layer rules over the source tree", () => {
   it("sees the route areas and the shared layer (the area rules are not vacuous)", () => {
     const areas = new Set(FILES.map((file) => areaOf(file.path)).filter((area) => area !== null));
     expect(areas.size).toBeGreaterThan(10);
-    expect(FILES.filter((file) => file.path.startsWith("api/shared/")).length).toBeGreaterThan(2);
+    expect(FILES.filter((file) => file.path.startsWith("api/common/")).length).toBeGreaterThan(2);
     expect(areaOf("api/routes/subnames/state.ts")).toBe("subnames");
     expect(areaOf("api/routes/path-params.ts")).toBeNull();
   });
@@ -165,10 +165,10 @@ describe("layer rules over the source tree", () => {
     ).toEqual([]);
   });
 
-  it("api/shared/ imports no route area", () => {
+  it("api/common/ imports no route area", () => {
     expect(
       violations(
-        (file) => file.path.startsWith("api/shared/"),
+        (file) => file.path.startsWith("api/common/"),
         (spec) => areaOf(spec) !== null,
       ),
     ).toEqual([]);

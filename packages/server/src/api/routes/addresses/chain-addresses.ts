@@ -7,11 +7,11 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
 import { NO_STORE } from "../../cache.ts";
+import { liveControl, type NameOrSubname } from "../../common/live-control.ts";
+import { namespaceRoute } from "../../common/namespace-route.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
-import { liveControl, type NameOrSubname } from "../../shared/live-control.ts";
-import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { LabelSegment, NAME_SEGMENT_ROUTE, NameSegment } from "../path-params.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 

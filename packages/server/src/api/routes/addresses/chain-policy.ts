@@ -3,8 +3,8 @@
 import { type ChainNetwork, isChainNetwork, ResolverFns } from "@namereg/protocol";
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
+import type { NamespaceRoute } from "../../common/namespace-route.ts";
 import { ApiError } from "../../errors.ts";
-import type { NamespaceRoute } from "../../shared/namespace-route.ts";
 
 /** The resolver of a namespace that enabled records; 409 no_resolver otherwise (docs/api.md "Subnames, network addresses and holder transactions"). */
 export function resolverOf(ns: NamespaceRoute): string {

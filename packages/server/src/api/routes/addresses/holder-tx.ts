@@ -6,11 +6,11 @@ import { canonicalChainAddress, isAccountId, parseName, ResolverFns } from "@nam
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ContractRole, requireRelayable, singleContractCall } from "../../../chain/submit-policy.ts";
+import { liveControl } from "../../common/live-control.ts";
+import { namespaceRoute } from "../../common/namespace-route.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
-import { liveControl } from "../../shared/live-control.ts";
-import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 import { trackedRoleOf } from "./queries.ts";

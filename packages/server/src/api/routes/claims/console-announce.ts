@@ -9,10 +9,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { type ClaimFeeQuote, readQuote } from "../../../chain/claim-fee.ts";
 import { noStore } from "../../cache.ts";
+import { type ConsoleContext, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
 import { labelSegment } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 

@@ -6,9 +6,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billing/terms.ts";
 import type { Config } from "../../../config/index.ts";
+import { type ConsoleContext, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, sessionOf } from "../../shared/console-context.ts";
 import { recentPayments, subscriptionOf } from "./queries.ts";
 
 /** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */

@@ -5,8 +5,8 @@
 import type { FastifyInstance } from "fastify";
 import { createConsoleGuard } from "../../../auth/console-guard.ts";
 import { noStoreHook } from "../../cache.ts";
+import type { ConsoleContext } from "../../common/console-context.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import type { ConsoleContext } from "../../shared/console-context.ts";
 
 /** Installs the session check on `scope`; returns what the console's route plugins are registered with. */
 export function installConsoleGuard(

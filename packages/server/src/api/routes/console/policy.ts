@@ -12,9 +12,9 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { OwnerContext } from "../../../auth/console-guard.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
 
 const SubnamePolicyBody = z.strictObject({

@@ -3,8 +3,8 @@
 // policy routes; the profile is not on chain, so the session's owner check is the only authority over it.
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { type ConsoleContext, NamespaceField, sessionOf } from "../../common/console-context.ts";
 import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { parseLogo } from "./logo.ts";
 import { saveProfile } from "./queries.ts";
 

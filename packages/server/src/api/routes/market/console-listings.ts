@@ -9,9 +9,9 @@ import { z } from "zod";
 import type { Config } from "../../../config/index.ts";
 import { bondFor, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, MARKET_ERRORS, routeRules } from "../../route-rules.ts";
-import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../shared/console-context.ts";
 import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
 import { closePendingListing, insertListing, type Listing, listingById, requestCancel } from "./queries.ts";
 

@@ -1,9 +1,9 @@
 // Live state of names and subnames as the subname routes show it: everything a caller acts on (holders,
 // generations, children, policies, liveness by chain time) is read live (chain/registrar-reads.ts) and judged
-// by the rules of shared/live-control.ts.
+// by the rules of api/common/live-control.ts.
 import { type Child, type Name, type SubnamePolicyValue, subnamePolicyToHttp } from "@namereg/protocol";
+import { isChildActive, isLive } from "../../common/live-control.ts";
 import { ApiError } from "../../errors.ts";
-import { isChildActive, isLive } from "../../shared/live-control.ts";
 import type { ChildRecord, ParentContext } from "./schemas.ts";
 
 export const expiryIso = (expiresAt: bigint): string | null =>

@@ -19,11 +19,11 @@ import {
   readPolicy,
 } from "../../../chain/registrar-reads.ts";
 import { NO_STORE } from "../../cache.ts";
+import { namespaceRoute } from "../../common/namespace-route.ts";
 import { ApiError } from "../../errors.ts";
 import { intParam } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
-import { namespaceRoute } from "../../shared/namespace-route.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
 import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
