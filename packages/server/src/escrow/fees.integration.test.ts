@@ -3,7 +3,7 @@
 // devnet; every amount is checked as a balance on chain and against `reconcile`.
 import { fileURLToPath } from "node:url";
 import { applyBps } from "@namereg/protocol";
-import { Keypair } from "@stellar/stellar-sdk";
+import { Keypair, TransactionBuilder } from "@stellar/stellar-sdk";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildRun, runInGroup, STEP_LIMIT_MS } from "../../test/fixtures/child-processes.ts";
@@ -141,6 +141,9 @@ describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
     const paid = await row("fee:2026-06");
     expect(paid).toMatchObject({ state: "paid", purpose: "fee_withdrawal", amount: xlm("1.5") });
     const networkFee = await feeCharged(paid?.txHash ?? null);
+    const sent = TransactionBuilder.fromXDR(paid?.envelope ?? "", h.devnet.networkPassphrase);
+    const memo = "memo" in sent ? sent.memo.value : null;
+    expect(memo === null ? null : Buffer.from(memo).toString()).toBe("namereg escrow fees");
     expect((await h.balance(treasury.publicKey())) - treasuryBefore).toBe(xlm("1.5"));
     expect((await h.balance(h.escrow.publicKey())) - escrowBefore).toBe(-xlm("1.5") - networkFee);
 
