@@ -19,14 +19,14 @@ export function MarketPage(): JSX.Element {
             </p>
             <Table
               caption="Listings"
-              headings={["Namespace", "Price (XLM)", "Fee (bps)", "Listed"]}
+              headings={["Namespace", "Price (XLM)", "Market fee", "Listed"]}
               empty="Nothing is listed for sale."
               rows={m.listings.map((l) => [
                 <a href={href.listing(l.namespace)} key="n">
                   {l.namespace}
                 </a>,
                 l.priceXlm,
-                String(l.feeBps),
+                `${l.feeBps / 100} %`,
                 l.listedAt,
               ])}
             />
@@ -77,14 +77,14 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
         render={(h) => (
           <Table
             caption="Sales"
-            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "Badge"]}
+            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "How"]}
             empty="No past sales."
             rows={h.sales.map((s) => [
               s.priceXlm,
               <AccountLink address={s.seller} key="s" />,
               <AccountLink address={s.buyer} key="b" />,
               s.settledAt,
-              s.badge,
+              s.badge === "escrow" ? "through the escrow" : s.badge,
             ])}
           />
         )}
