@@ -195,6 +195,32 @@ describe("the web page in Chromium", () => {
     expect(await rows.filter({ hasText: "bob.acme" }).locator("td").nth(1).getByRole("link").count()).toBe(1);
     // Three names fit one page: no button for more.
     expect(await page.getByRole("button", { name: "Show more names" }).count()).toBe(0);
+
+    // Pages of one name (the page's requests asked with limit=1): the button follows the API's cursor until the
+    // last page, and the names arrive in order, each once.
+    await page.route("**/v1/namespaces/acme/names*", (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set("limit", "1");
+      return route.continue({ url: url.toString() });
+    });
+    try {
+      await page.goto(`${base}/namespace/acme`);
+      const more = page.getByRole("button", { name: "Show more names" });
+      for (const shown of [["alice.acme"], ["alice.acme", "bob.acme"]]) {
+        await rows.nth(shown.length - 1).waitFor();
+        expect(await rows.locator("td:first-child").allInnerTexts()).toEqual(shown);
+        await more.click();
+      }
+      await rows.nth(2).waitFor();
+      expect(await rows.locator("td:first-child").allInnerTexts()).toEqual([
+        "alice.acme",
+        "bob.acme",
+        "old.acme",
+      ]);
+      expect(await more.count()).toBe(0);
+    } finally {
+      await page.unroute("**/v1/namespaces/acme/names*");
+    }
     await page.getByText("Not listed for sale.").waitFor();
     expect(await page.getByRole("link", { name: "Past sales" }).getAttribute("href")).toBe("/market/acme");
     await check("namespace-acme");
@@ -399,6 +425,13 @@ describe("the web page in Chromium", () => {
       "Issued",
     ]);
     expect(await page.locator('[data-code="name_not_issued"]').count()).toBe(1);
+    // A subname under a name that was never issued, and a listing of a namespace that does not exist: once each.
+    await page.goto(`${base}/name/pay.nosuch.acme`);
+    await page.locator('[data-code="name_not_found"]').waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
+    await page.goto(`${base}/market/nosuch`);
+    await page.locator('[data-code="namespace_not_found"]').waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
     await page.goto(`${base}/name/old.acme`);
     const expired = page.locator('[data-code="name_expired"]').first();
     await expired.waitFor();
