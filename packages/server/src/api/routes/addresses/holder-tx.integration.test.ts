@@ -484,6 +484,7 @@ describe("holder transactions: prepare, sign, submit", () => {
       db: database,
       config: testConfig(),
       chainClient,
+      now: () => new Date(),
       submit: { attempts: 1, intervalMs: 0 },
     });
     try {
