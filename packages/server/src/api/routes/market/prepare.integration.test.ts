@@ -447,6 +447,21 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
     }
   });
 
+  it("builds no deposit its buyer cannot pay above the account's reserve", async () => {
+    const s = await seller();
+    // 20,000 XLM: twice what a friendbot account holds (its bond, 2,000 XLM, the seller can post).
+    const listingId = await h.list(s.key, s.namespace, "20000");
+    const buyer = await h.funded();
+    expect((await h.intent(listingId, buyer.publicKey())).status).toBe(200);
+    expect(await call(`/v1/market/listings/${listingId}/pay/prepare`, { account: buyer.publicKey() })).toEqual({
+      status: 409,
+      body: {
+        error: "insufficient_balance",
+        detail: `${buyer.publicKey()} can spend 9999.0000000 XLM above its reserve; the payment needs 20000.0000100 XLM with its fee`,
+      },
+    });
+  });
+
   it("relays only the payments it prepares, each for its own payer, amount and memo", async () => {
     const s = await seller();
     const listingId = await h.list(s.key, s.namespace, "20");
