@@ -453,7 +453,9 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
     const listingId = await h.list(s.key, s.namespace, "20000");
     const buyer = await h.funded();
     expect((await h.intent(listingId, buyer.publicKey())).status).toBe(200);
-    expect(await call(`/v1/market/listings/${listingId}/pay/prepare`, { account: buyer.publicKey() })).toEqual({
+    expect(
+      await call(`/v1/market/listings/${listingId}/pay/prepare`, { account: buyer.publicKey() }),
+    ).toEqual({
       status: 409,
       body: {
         error: "insufficient_balance",
