@@ -151,7 +151,12 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   app.post(
     "/records/prepare",
     {
-      schema: { body: PrepareBody, response: { 200: z.union([ChainAddressPrepared, RecordPrepared]) } },
+      schema: {
+        summary:
+          "Holder: prepare one record change of a name (network address, text, payment, address, display or primary name)",
+        body: PrepareBody,
+        response: { 200: z.union([ChainAddressPrepared, RecordPrepared]) },
+      },
       config: routeRules("prepare", [
         ...PREPARE_ERRORS,
         "invalid_name",
@@ -246,7 +251,11 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   app.post(
     "/records/submit",
     {
-      schema: { body: SubmitBody, response: SUBMIT_RESPONSES },
+      schema: {
+        summary: "Submit a signed transaction this service prepared, and follow it",
+        body: SubmitBody,
+        response: SUBMIT_RESPONSES,
+      },
       config: routeRules("submit", SUBMIT_ERRORS),
     },
     async (request, reply) => {
