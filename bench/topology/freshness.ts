@@ -98,7 +98,10 @@ const AFTER_STANDBY = 3;
 export async function freshnessCheck(o: FreshnessOptions): Promise<FreshnessResult> {
   const log = o.log ?? (() => undefined);
   const gapMs = o.gapMs ?? 20;
-  const clients = Array.from({ length: ADDRESSES }, (_, i) => client(`127.0.3.${i + 1}`));
+  // Each address is used about once a second at most: a connection of its own per request.
+  const clients = Array.from({ length: ADDRESSES }, (_, i) =>
+    client(`127.0.3.${i + 1}`, { keepAlive: false }),
+  );
   let nextClient = 0;
   const http = (): HttpClient => clients[nextClient++ % clients.length] as HttpClient;
   const primary = new pg.Client({ connectionString: o.primaryUrl });

@@ -15,9 +15,13 @@ export interface HttpClient {
   close(): void;
 }
 
-/** GETs from one local address (kept-alive connections); status 0 for a timeout, -1 for a connection error. */
-export function client(localAddress: string): HttpClient {
-  const agent = new Agent({ keepAlive: true, localAddress } as ConstructorParameters<typeof Agent>[0]);
+/**
+ * GETs from one local address; status 0 for a timeout, -1 for a connection error. Connections are kept alive
+ * unless `keepAlive` is false: a client used only now and then would otherwise reuse a connection just as the
+ * server closes it for idleness (HTTP_KEEP_ALIVE_TIMEOUT_MS), and read that race as a connection error.
+ */
+export function client(localAddress: string, { keepAlive = true } = {}): HttpClient {
+  const agent = new Agent({ keepAlive, localAddress } as ConstructorParameters<typeof Agent>[0]);
   return {
     get: (url, timeoutMs = 30_000) =>
       new Promise<Answer>((resolve) => {

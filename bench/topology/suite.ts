@@ -452,7 +452,9 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     let standbyResult: StandbyResult | null = null;
     if (standby !== null && freshness !== null && o.standby !== undefined) {
       // Addresses of their own (127.0.4.x), one after another: polled, they would exhaust one address's limit.
-      const statusClients = Array.from({ length: 50 }, (_, i) => client(`127.0.4.${i + 1}`));
+      const statusClients = Array.from({ length: 50 }, (_, i) =>
+        client(`127.0.4.${i + 1}`, { keepAlive: false }),
+      );
       let nextStatusClient = 0;
       const readStatus = async (url: string) => {
         const http = statusClients[nextStatusClient++ % statusClients.length] as HttpClient;
