@@ -787,8 +787,10 @@ async function restartCheck(o: {
     what: string;
   }
   const records: Sample[] = [];
-  // Each request from the next of 200 loopback addresses, so the rate limit (per address) stays out of the way.
-  const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`));
+  // Each request from the next of 200 loopback addresses, so the rate limit (per address) stays out of the way;
+  // on a new connection each: on a busy machine an address comes round only every few seconds, and reusing its
+  // kept-alive connection raced the server closing it for idleness (a "socket hang up" that was no answer).
+  const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`, { keepAlive: false }));
   let sent = 0;
   let stop = false;
   let statusSawDown = 0;
