@@ -267,7 +267,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       ...ports.map((port, i) => [`serve-${i + 1}`, port, null] as [string, number, null]),
       ...standbyPorts.map(
         (port, i) =>
-          [`serve-standby-${i + 1}`, port, standby?.url ?? null] as [string, number, string | null],
+          [`serve-on-standby-${i + 1}`, port, standby?.url ?? null] as [string, number, string | null],
       ),
     ];
     for (const [name, port, readUrl] of serving)
