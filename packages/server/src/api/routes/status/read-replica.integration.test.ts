@@ -25,6 +25,8 @@ let primary: PrivatePostgres | undefined;
 let standby: PrivatePostgres | undefined;
 let database: Database | undefined;
 let writer: pg.Client | undefined;
+/** Built once: right after a write, the status must be asked within the apply delay. */
+let app: Awaited<ReturnType<typeof buildApp>> | undefined;
 
 beforeAll(async () => {
   primary = await startPrivatePostgres();
@@ -35,9 +37,20 @@ beforeAll(async () => {
   writer = new pg.Client({ connectionString: primary.url });
   await writer.connect();
   await writer.query("create table marks (id serial primary key)");
+  app = await buildApp({
+    config: testConfig({
+      DATABASE_URL: primary.url,
+      DATABASE_READ_URL: standby.url,
+      READ_REPLICA_MAX_LAG_SECONDS: "1",
+    }),
+    db: database,
+    redis: null,
+    chain: headAt(1),
+  });
 }, HANG_MS);
 
 afterAll(async () => {
+  await app?.close();
   await writer?.end();
   await database?.close();
   await standby?.stop();
@@ -56,29 +69,14 @@ async function readReplica(): Promise<{
   replica: ReplicaComponent | undefined;
   database: string | undefined;
 }> {
-  if (primary === undefined || standby === undefined || database === undefined) throw new Error("no setup");
-  const app = await buildApp({
-    config: testConfig({
-      DATABASE_URL: primary.url,
-      DATABASE_READ_URL: standby.url,
-      READ_REPLICA_MAX_LAG_SECONDS: "1",
-    }),
-    db: database,
-    redis: null,
-    chain: headAt(1),
-  });
-  try {
-    const response = await app.inject({ url: "/v1/status" });
-    expect(response.statusCode).toBe(200);
-    const components = (response.json() as { components: (ReplicaComponent & { state: string })[] })
-      .components;
-    return {
-      replica: components.find((c) => c.name === "Read replica"),
-      database: components.find((c) => c.name === "Database")?.state,
-    };
-  } finally {
-    await app.close();
-  }
+  if (app === undefined) throw new Error("no setup");
+  const response = await app.inject({ url: "/v1/status" });
+  expect(response.statusCode).toBe(200);
+  const components = (response.json() as { components: (ReplicaComponent & { state: string })[] }).components;
+  return {
+    replica: components.find((c) => c.name === "Read replica"),
+    database: components.find((c) => c.name === "Database")?.state,
+  };
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
