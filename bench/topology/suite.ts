@@ -11,12 +11,16 @@
 //   3. a PostgreSQL restart under load: a few clients on both replicas while the cluster is stopped and started
 //      again; every answer must be 200 or 503 `database_unavailable` with Retry-After (no 500, no hang), and all
 //      answers 200 again within a bound after the cluster is back.
+// With `standby`, the cluster has a hot standby (`pg_basebackup -R`, applying transactions `applyDelayMs` late) and
+// two more `serve` replicas read it (DATABASE_READ_URL); right after the rate limit, while one writer indexes,
+// freshness.ts measures how soon each route gives a changed name's new answer on them and that no cache keeps an
+// old one once the standby has the change, and /v1/status reports the standby's replay lag (`Read replica`).
 // At the end the archive is compared with the chain (an uninterrupted in-process run of the same chain on a
-// fresh database): 0 events lost, 0 extra, 0 duplicated history rows, no recorded gap in /v1/coverage.
+// fresh database): 0 events lost, 0 extra, 0 duplicated history rows, no recorded gap in /v1/coverage; with a
+// standby, its replicas then report it 0 s behind once the indexers are stopped, and `down` once it is stopped.
 // `bench/topology/run.ts` runs it at full size; suite.integration.test.ts runs a short seeded variant.
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import { bulkHolder, type NamingDevnet, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
 import { encodeEvent, nameNode } from "@namereg/protocol";
 import { contractEnv } from "@namereg/server";
@@ -30,9 +34,12 @@ import {
   signalGroup,
   spawnInGroup,
   startPrivatePostgres,
+  startPrivateStandby,
 } from "@namereg/server/testing";
 import { Redis } from "ioredis";
 import pg from "pg";
+import { type FreshnessResult, freshnessCheck, type ReplicaStatusSample } from "./freshness.ts";
+import { type Answer, client, type HttpClient } from "./http-client.ts";
 
 export interface TopologySuiteOptions {
   seed: number;
@@ -55,7 +62,29 @@ export interface TopologySuiteOptions {
   stallTimeoutMs?: number;
   recoveryBoundSeconds?: number;
   redisUrl?: string;
+  /** A hot standby and two `serve` replicas reading it; absent: none. */
+  standby?: StandbyOptions;
   log?: (line: string) => void;
+}
+
+export interface StandbyOptions {
+  /** `recovery_min_apply_delay` of the standby. */
+  applyDelayMs: number;
+  /** Changes whose freshness is measured, one at a time. */
+  changes: number;
+  /** Longest one change may take to reach the standby and every route (default 30 s plus the delay). */
+  boundSeconds?: number;
+}
+
+export interface StandbyResult {
+  applyDelayMs: number;
+  freshness: FreshnessResult;
+  /** The standby replicas' `Read replica` component once the chain is idle and the standby caught up. */
+  caughtUp: ReplicaStatusSample[];
+  /** The same after the standby was stopped. */
+  stopped: ReplicaStatusSample[];
+  /** The replicas reading the primary show no `Read replica` component. */
+  absentWithoutReplica: boolean;
 }
 
 export interface RateLimitResult {
@@ -146,6 +175,7 @@ export interface TopologySuiteResult {
   handover: HandoverResult;
   freeze: FreezeResult;
   restart: RestartResult;
+  standby: StandbyResult | null;
   /** Exit codes of the processes stopped with SIGTERM at the end (the SIGKILLed writer is not among them). */
   exitCodes: (number | null)[];
   failures: string[];
@@ -154,6 +184,8 @@ export interface TopologySuiteResult {
 
 const CLI = new URL(import.meta.resolve("@namereg/server/cli")).pathname;
 const NAMESPACES = 4;
+/** Bulk holders: name `n<i>` is held by `bulkHolder(i % HOLDERS)`. */
+const HOLDERS = 200;
 /** A request not answered within this long counts as a hang. */
 const HANG_MS = 6_000;
 
@@ -172,12 +204,21 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     const devnet = await startNamingDevnet({
       scenario: "bulk",
       closeIntervalMs: 0,
-      bulk: { namespaces: NAMESPACES, events: o.events, eventsPerLedger: 500, holders: 200 },
+      bulk: { namespaces: NAMESPACES, events: o.events, eventsPerLedger: 500, holders: HOLDERS },
     });
     cleanup.push(async () => devnet.stop());
     const bulkEvents = devnet.bulk?.events ?? o.events;
     const cluster = await startPrivatePostgres();
     cleanup.push(() => cluster.stop());
+    // Made before anything is written: the standby replays the migrations and the whole history from the WAL.
+    const made = performance.now();
+    const standby = o.standby === undefined ? null : await startPrivateStandby(cluster, o.standby);
+    if (standby !== null) {
+      cleanup.push(() => standby.stop());
+      log(
+        `standby made (pg_basebackup -R) and started in ${((performance.now() - made) / 1000).toFixed(1)} s`,
+      );
+    }
     cleanup.push(async () => {
       const redis = new Redis(redisUrl, { lazyConnect: true });
       try {
@@ -210,6 +251,8 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     };
     const ports = [await freePort(), await freePort()];
     const replicas = ports.map((port) => `http://127.0.0.1:${port}`);
+    const standbyPorts = standby === null ? [] : [await freePort(), await freePort()];
+    const standbyReplicas = standbyPorts.map((port) => `http://127.0.0.1:${port}`);
 
     // 1. The topology: a writer, a standby, two replicas; the bulk history indexed.
     const spawned = performance.now();
@@ -220,26 +263,39 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     const handoverBound = typeof bound === "number" ? bound : bound(coldStartSeconds);
     indexers.push(spawnIndexer("index-b"));
     await until(() => indexers[1]?.role() === "standby", "index-b to wait as a standby");
-    for (const [i, port] of ports.entries())
+    const serving: [name: string, port: number, readUrl: string | null][] = [
+      ...ports.map((port, i) => [`serve-${i + 1}`, port, null] as [string, number, null]),
+      ...standbyPorts.map(
+        (port, i) =>
+          [`serve-on-standby-${i + 1}`, port, standby?.url ?? null] as [string, number, string | null],
+      ),
+    ];
+    for (const [name, port, readUrl] of serving)
       children.push(
-        start(`serve-${i + 1}`, ["serve"], {
+        start(name, ["serve"], {
           ...baseEnv,
+          ...(readUrl === null ? {} : { DATABASE_READ_URL: readUrl }),
           LOG_LEVEL: "warn",
           PORT: String(port),
           HOME_DOMAIN: "names.example.test",
         }),
       );
     const setup = client("127.0.0.1");
-    for (const [i, url] of replicas.entries())
+    for (const [name, port] of serving) {
+      const url = `http://127.0.0.1:${port}`;
       await untilAsync(async () => {
-        const c = children.find((c) => c.name === `serve-${i + 1}`);
+        const c = children.find((c) => c.name === name);
         if (c?.child.exitCode !== null) throw new GaveUp("it exited");
         return (await setup.get(`${url}/health`)).status === 200;
       }, `${url} to serve`).catch((err: Error) => {
-        throw new Error(`${err.message}: ${children.find((c) => c.name === `serve-${i + 1}`)?.tail()}`);
+        throw new Error(`${err.message}: ${children.find((c) => c.name === name)?.tail()}`);
       });
+    }
+    log(`replicas serving after ${((performance.now() - spawned) / 1000).toFixed(1)} s`);
     await untilAsync(async () => (await archive.count()) >= bulkEvents, "the bulk history to be indexed");
-    log(`topology up: 2 indexers, 2 replicas (${replicas.join(", ")}), ${bulkEvents} bulk events indexed`);
+    log(
+      `topology up: 2 indexers, 2 replicas (${replicas.join(", ")})${standby === null ? "" : `, a hot standby applying ${o.standby?.applyDelayMs} ms late and 2 replicas reading it (${standbyReplicas.join(", ")})`}, ${bulkEvents} bulk events indexed`,
+    );
 
     // Events keep coming for the rest of the run: a ledger of 1–12 new names every 100 ms.
     const producer = liveProducer(devnet, rand);
@@ -254,6 +310,39 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       failures.push(
         `rate limit: admitted ${rateLimit.admitted}/${rateLimit.limit}; ${rateLimit.headerProblems.join("; ")}`,
       );
+
+    // 2b. The standby: how soon each route has a change, and no cache keeping an old answer.
+    let freshness: FreshnessResult | null = null;
+    if (standby !== null && o.standby !== undefined) {
+      freshness = await freshnessCheck({
+        devnet,
+        primaryUrl: cluster.url,
+        standbyUrl: standby.url,
+        replicas: standbyReplicas,
+        changes: o.standby.changes,
+        names: bulkEvents - NAMESPACES,
+        holders: HOLDERS,
+        rand,
+        boundSeconds: o.standby.boundSeconds ?? 30 + o.standby.applyDelayMs / 1000,
+        log,
+      });
+      const f = freshness;
+      const p = (x: { p50: number | null; p95: number | null; n: number }) =>
+        `p50 ${fmtS(x.p50)} / p95 ${fmtS(x.p95)} (n ${x.n})`;
+      log(
+        `standby freshness over ${f.changes} changes (${f.requests} requests): on the primary ${p(f.primary)}, on the standby ${p(f.standby)}; resolve ${p(f.routes.resolve)}; name ${p(f.routes.name)}; by-holder ${p(f.routes["by-holder"])}; history ${p(f.routes.history)}; old answers after the standby had the change: ${f.staleAfterStandby.length}; old after new: ${f.flips.length}; other answers: ${f.bad.length}`,
+      );
+      const lags = f.status.map((s) => s.lagSeconds).filter((x): x is number => x !== null);
+      log(
+        `  /v1/status Read replica while writing: ${[...new Set(f.status.map((s) => s.state))].join(", ")}, lagSeconds ${Math.min(...lags).toFixed(3)}–${Math.max(...lags).toFixed(3)}`,
+      );
+      if (!f.ok)
+        failures.push(
+          `standby freshness: ${[...f.unfinished, ...f.staleAfterStandby, ...f.flips, ...f.bad].slice(0, 8).join("; ")}`,
+        );
+      if (f.status.some((s) => s.state !== "operational" || s.lagSeconds === null))
+        failures.push(`standby status while writing: ${JSON.stringify(f.status)}`);
+    }
 
     // 3. Writer hand-over.
     await sleep(500 + Math.floor(rand() * 1500));
@@ -313,7 +402,8 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       );
 
     // 5. The archive against the chain.
-    const liveEvents = producer.stop();
+    // The freshness check's changes are on the chain too.
+    const liveEvents = producer.stop() + (freshness?.changes ?? 0);
     const chainEvents = bulkEvents + liveEvents;
     await untilAsync(
       async () => (await archive.count()) >= chainEvents,
@@ -351,8 +441,74 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     const running = children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
     const dead = children.filter((c) => !running.includes(c) && c.child.pid !== handover.killedPid);
     for (const c of dead) failures.push(`${c.name} exited by itself (${c.child.exitCode}): ${c.tail()}`);
-    for (const c of running) c.child.kill("SIGTERM");
-    const exitCodes = await Promise.all(running.map((c) => c.exited));
+    // With a standby, the indexers first: they write even with nothing new on the chain (the head they observed),
+    // and the standby's replicas must then report it caught up.
+    const indexersFirst = standby === null ? [] : running.filter((c) => c.name.startsWith("index-"));
+    for (const c of indexersFirst) c.child.kill("SIGTERM");
+    const exitCodes = await Promise.all(indexersFirst.map((c) => c.exited));
+
+    // The standby's lag as /v1/status reports it once nothing is written (the indexers stopped), then with the
+    // standby stopped.
+    let standbyResult: StandbyResult | null = null;
+    if (standby !== null && freshness !== null && o.standby !== undefined) {
+      // Addresses of their own (127.0.4.x), one after another: polled, they would exhaust one address's limit.
+      const statusClients = Array.from({ length: 50 }, (_, i) =>
+        client(`127.0.4.${i + 1}`, { keepAlive: false }),
+      );
+      let nextStatusClient = 0;
+      const readStatus = async (url: string) => {
+        const http = statusClients[nextStatusClient++ % statusClients.length] as HttpClient;
+        const answer = await http.get(`${url}/v1/status`);
+        if (answer.status !== 200) throw new Error(`/v1/status answered ${answer.status} ${answer.body}`);
+        const body = JSON.parse(answer.body) as { components: (ReplicaStatusSample & { name: string })[] };
+        const c = body.components.find((x) => x.name === "Read replica");
+        return c === undefined ? null : { state: c.state, lagSeconds: c.lagSeconds, lagBytes: c.lagBytes };
+      };
+      const caughtUp: ReplicaStatusSample[] = [];
+      for (const url of standbyReplicas) {
+        let last: ReplicaStatusSample | null = null;
+        await untilAsync(
+          async () => {
+            last = await readStatus(url);
+            if (last?.lagBytes === 0) return true;
+            await sleep(100);
+            return false;
+          },
+          "the standby to catch up",
+          60_000,
+        ).catch((err: Error) => failures.push(`${err.message}: ${JSON.stringify(last)}`));
+        if (last !== null) caughtUp.push(last);
+      }
+      const absentWithoutReplica = (await Promise.all(replicas.map(readStatus))).every((c) => c === null);
+      await standby.halt();
+      const stopped: ReplicaStatusSample[] = [];
+      for (const url of standbyReplicas)
+        stopped.push((await readStatus(url)) ?? { state: "absent", lagSeconds: null, lagBytes: null });
+      log(
+        `standby idle: Read replica ${caughtUp.map((c) => `${c.state} ${c.lagSeconds} s / ${c.lagBytes} bytes`).join(", ")}; stopped: ${stopped.map((c) => c.state).join(", ")}; absent on the replicas reading the primary: ${absentWithoutReplica}`,
+      );
+      if (
+        caughtUp.length !== standbyReplicas.length ||
+        caughtUp.some((c) => c.state !== "operational" || c.lagSeconds !== 0)
+      )
+        failures.push(`standby idle: ${JSON.stringify(caughtUp)}`);
+      if (stopped.some((c) => c.state !== "down"))
+        failures.push(`standby stopped: ${JSON.stringify(stopped)}`);
+      if (!absentWithoutReplica)
+        failures.push("a replica reading the primary shows a Read replica component");
+      for (const c of statusClients) c.close();
+      standbyResult = {
+        applyDelayMs: o.standby.applyDelayMs,
+        freshness,
+        caughtUp,
+        stopped,
+        absentWithoutReplica,
+      };
+    }
+
+    const rest = running.filter((c) => !indexersFirst.includes(c));
+    for (const c of rest) c.child.kill("SIGTERM");
+    exitCodes.push(...(await Promise.all(rest.map((c) => c.exited))));
     if (exitCodes.some((code) => code !== 0))
       failures.push(`exit codes after SIGTERM: ${exitCodes.join(",")}`);
     setup.close();
@@ -369,6 +525,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       handover,
       freeze,
       restart,
+      standby: standbyResult,
       exitCodes,
       failures,
       ok: failures.length === 0,
@@ -630,8 +787,10 @@ async function restartCheck(o: {
     what: string;
   }
   const records: Sample[] = [];
-  // Each request from the next of 200 loopback addresses, so the rate limit (per address) stays out of the way.
-  const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`));
+  // Each request from the next of 200 loopback addresses, so the rate limit (per address) stays out of the way;
+  // on a new connection each: on a busy machine an address comes round only every few seconds, and reusing its
+  // kept-alive connection raced the server closing it for idleness (a "socket hang up" that was no answer).
+  const addresses = Array.from({ length: 200 }, (_, i) => client(`127.0.1.${i + 1}`, { keepAlive: false }));
   let sent = 0;
   let stop = false;
   let statusSawDown = 0;
@@ -849,57 +1008,6 @@ function start(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
   };
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  ms: number;
-  error?: string;
-}
-
-interface HttpClient {
-  get(url: string, timeoutMs?: number): Promise<Answer>;
-  close(): void;
-}
-
-/** GETs from one local address (kept-alive connections); status 0 for a timeout, -1 for a connection error. */
-function client(localAddress: string): HttpClient {
-  const agent = new Agent({ keepAlive: true, localAddress } as ConstructorParameters<typeof Agent>[0]);
-  return {
-    get: (url, timeoutMs = 30_000) =>
-      new Promise<Answer>((resolve) => {
-        const started = performance.now();
-        const ms = () => Math.round(performance.now() - started);
-        const req = request(url, { agent, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () =>
-            resolve({
-              status: res.statusCode ?? -1,
-              headers: res.headers,
-              body: Buffer.concat(chunks).toString(),
-              ms: ms(),
-            }),
-          );
-          res.on("error", (err) =>
-            resolve({ status: -1, headers: {}, body: "", ms: ms(), error: err.message }),
-          );
-        });
-        req.on("error", (err) =>
-          resolve({
-            status: err.name === "AbortError" || err.name === "TimeoutError" ? 0 : -1,
-            headers: {},
-            body: "",
-            ms: ms(),
-            error: `${err.name}: ${err.message}`,
-          }),
-        );
-        req.end();
-      }),
-    close: () => agent.destroy(),
-  };
-}
-
 interface ArchiveReader {
   count(): Promise<number>;
   /** The indexer's processed ledger as committed (what /v1/status reports as the Indexer's ledger). */
@@ -993,4 +1101,5 @@ async function untilValue<T>(read: () => Promise<T>, ms = 30_000): Promise<T> {
 }
 
 const fmt = (x: number | null) => (x === null ? "never" : `${x.toFixed(2)} s`);
+const fmtS = (x: number | null) => (x === null ? "–" : `${x.toFixed(2)} s`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

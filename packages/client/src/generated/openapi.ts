@@ -136,6 +136,14 @@ export interface paths {
                                 deadLetters: number | null;
                             } | {
                                 /** @enum {string} */
+                                name: "Read replica";
+                                /** @enum {string} */
+                                state: "operational" | "degraded" | "down" | "unknown";
+                                lagSeconds: number | null;
+                                lagBytes: number | null;
+                                replayedAt: string | null;
+                            } | {
+                                /** @enum {string} */
                                 name: "Billing watcher";
                                 /** @enum {string} */
                                 state: "operational" | "lagging" | "degraded" | "down" | "unknown";

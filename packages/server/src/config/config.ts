@@ -37,6 +37,8 @@ export interface Config {
     readonly url: string;
     /** Equal to `url` unless a read replica is configured. */
     readonly readUrl: string;
+    /** `/v1/status` reports the read replica `degraded` while it is further behind than this (seconds). */
+    readonly readReplicaMaxLagSeconds: number;
     /** PostgreSQL: no statement runs longer; a stuck database fails fast (503) instead of holding requests. */
     readonly statementTimeoutMs: number;
     /**

@@ -167,6 +167,7 @@ const envShape = {
   WRITER_STALL_TIMEOUT_MS: variable(integer(1000, 600_000).default(10_000)),
   DATABASE_URL: variable(databaseUrl().optional()),
   DATABASE_READ_URL: variable(databaseUrl().optional()),
+  READ_REPLICA_MAX_LAG_SECONDS: variable(integer(1, 86_400).default(30)),
   REDIS_URL: variable(redisUrl().optional()),
   RPC_URL: variable(httpUrl().optional()),
   NETWORK_PASSPHRASE: variable(text("a network passphrase").optional()),

@@ -69,6 +69,7 @@ describe("loadConfig defaults", () => {
     expect(config.database).toEqual({
       url,
       readUrl: url,
+      readReplicaMaxLagSeconds: 30,
       statementTimeoutMs: 5000,
       writerStallTimeoutMs: 10_000,
     });
@@ -104,6 +105,7 @@ describe("loadConfig values", () => {
       TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
       DATABASE_URL: "postgres://app@db:5432/namereg",
       DATABASE_READ_URL: "postgresql://app@replica:5432/namereg",
+      READ_REPLICA_MAX_LAG_SECONDS: "5",
       REDIS_URL: "redis://cache:6379/0",
       RPC_URL: "http://127.0.0.1:8000/rpc",
       NETWORK_PASSPHRASE: "Standalone Network ; February 2017",
@@ -130,7 +132,11 @@ describe("loadConfig values", () => {
       serviceName: "acme-names",
       logLevel: "debug",
       trustProxy: ["10.0.0.0/8", "127.0.0.1"],
-      database: { url: "postgres://app@db:5432/namereg", readUrl: "postgresql://app@replica:5432/namereg" },
+      database: {
+        url: "postgres://app@db:5432/namereg",
+        readUrl: "postgresql://app@replica:5432/namereg",
+        readReplicaMaxLagSeconds: 5,
+      },
       redisUrl: "redis://cache:6379/0",
       chain: { rpcUrl: "http://127.0.0.1:8000/rpc", networkPassphrase: "Standalone Network ; February 2017" },
       rateLimit: { perMinute: 1200, intentPerMinute: 5 },
@@ -163,6 +169,7 @@ describe("loadConfig values", () => {
     expect(loadConfig({ DATABASE_URL: "memory://" }).database).toEqual({
       url: "memory://",
       readUrl: "memory://",
+      readReplicaMaxLagSeconds: 30,
       statementTimeoutMs: 5000,
       writerStallTimeoutMs: 10_000,
     });
@@ -201,6 +208,7 @@ describe("loadConfig validation", () => {
     ["PRIMARY_ID", CONTRACT.toLowerCase(), /contract ID/],
     ["RATE_LIMIT_PER_MINUTE", "0", /integer from 1/],
     ["INTENT_RATE_LIMIT_PER_MINUTE", "-1", /integer from 1/],
+    ["READ_REPLICA_MAX_LAG_SECONDS", "0", /integer from 1 to 86400/],
     ["MARKET_ENABLED", "yes", /true, false, 1 or 0/],
     ["BILLING_ENABLED", "on", /true, false, 1 or 0/],
     ["ESCROW_ACCOUNT", CONTRACT, /account ID/],

@@ -169,6 +169,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     database: {
       url: databaseUrl,
       readUrl: env.DATABASE_READ_URL ?? databaseUrl,
+      readReplicaMaxLagSeconds: env.READ_REPLICA_MAX_LAG_SECONDS,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       writerStallTimeoutMs: env.WRITER_STALL_TIMEOUT_MS,
     },

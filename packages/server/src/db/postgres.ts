@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { PgListener } from "./pg-listener.ts";
+import { readReplicaLag } from "./replica-lag.ts";
 import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { advisoryLockKey, checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
@@ -86,10 +87,18 @@ export function openPostgres(options: PostgresOptions): Database {
     };
   };
 
+  const rows =
+    (p: pg.Pool) =>
+    async <T extends Row>(sql: string, params: unknown[] = []) =>
+      (await p.query<T>(sql, params)).rows;
+
   return {
     kind: "postgres",
     db,
     replica,
+    ...(readerPool === writerPool
+      ? {}
+      : { replicaLag: () => readReplicaLag(rows(writerPool), rows(readerPool)) }),
     migrate: async () => {
       // Replicas starting together would race to create the same tables; the lock queues them.
       const client = await session();

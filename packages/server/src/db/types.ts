@@ -1,5 +1,6 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { DatabaseKind } from "../config/database-url.ts";
+import type { ReplicaLagReading } from "./replica-lag.ts";
 import type { ReplicaSchema } from "./replica-schema.ts";
 import type * as schema from "./schema.ts";
 
@@ -53,6 +54,11 @@ export interface Database {
    * where the replica is the writer. Throws when the replica does not answer.
    */
   replicaSchema(): Promise<ReplicaSchema>;
+  /**
+   * How far the read replica is behind the writer (db/replica-lag.ts). Present only when reads go to a separate
+   * replica (PostgreSQL with DATABASE_READ_URL). Throws when the replica does not answer.
+   */
+  replicaLag?(): Promise<ReplicaLagReading>;
   /** True when the writer and replica each answer a trivial query in time. Never throws. */
   healthy(): Promise<boolean>;
   /** Connections of the writer pool (PostgreSQL); undefined for PGlite's single connection. */

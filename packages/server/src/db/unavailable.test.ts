@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable, ReplicaBehindError, replicaError } from "./unavailable.ts";
+import {
+  isDatabaseUnavailable,
+  ReplicaBehindError,
+  ReplicaConflictError,
+  replicaError,
+} from "./unavailable.ts";
 
 const coded = (code: string, message = "x") => Object.assign(new Error(message), { code });
 const wrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1"), { cause });
@@ -21,6 +26,10 @@ describe("isDatabaseUnavailable", () => {
       wrapped(replicaError(coded("42P01", 'relation "names" does not exist'))),
     ],
     ["a replica without the column yet", wrapped(replicaError(coded("42703")))],
+    [
+      "a standby cancelling a statement for replay",
+      wrapped(replicaError(coded("40001", "canceling statement due to conflict with recovery"))),
+    ],
   ])("is true for %s", (_, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -30,6 +39,8 @@ describe("isDatabaseUnavailable", () => {
     // A missing table on the writer, which is migrated before use, is a fault; only the replica's is a state.
     ["a missing table on the writer", wrapped(coded("42P01", 'relation "names" does not exist'))],
     ["a unique violation", wrapped(coded("23505"))],
+    // On the writer a serialization failure is the transaction's own conflict, not a standby's replay.
+    ["a serialization failure on the writer", wrapped(coded("40001"))],
     ["a plain error", new Error("boom")],
     ["not an error", "ECONNREFUSED"],
     [
@@ -48,5 +59,10 @@ describe("replicaError", () => {
     }
     const other = coded("23505");
     expect(replicaError(other)).toBe(other);
+  });
+
+  it("marks the standby's recovery conflicts (a statement cancelled, a connection ended, for replay)", () => {
+    for (const code of ["40001", "40P01"])
+      expect(replicaError(coded(code))).toBeInstanceOf(ReplicaConflictError);
   });
 });

@@ -42,15 +42,39 @@ export class ReplicaBehindError extends Error {
 /** undefined_table, undefined_column, undefined_function (pg_trgm's operators before its migration). */
 const SCHEMA_BEHIND_SQLSTATE = new Set(["42P01", "42703", "42883"]);
 
-/** The replica's error as ReplicaBehindError when it says the schema is behind, else unchanged. */
+/**
+ * A hot standby cancelled the statement (or ended its connection) because replaying the writer's changes needed
+ * what the statement held — a lock, or rows its snapshot still saw that the writer had vacuumed away: a recovery
+ * conflict. Nothing is wrong with the query and a retry normally succeeds. Raised only for the replica's pool:
+ * read-only statements on a standby meet these SQLSTATEs only this way.
+ */
+export class ReplicaConflictError extends Error {
+  constructor(cause: unknown) {
+    super("the read replica cancelled the statement to replay the writer's changes (recovery conflict)", {
+      cause,
+    });
+    this.name = "ReplicaConflictError";
+  }
+}
+
+/** serialization_failure (snapshot, lock, tablespace, buffer-pin conflicts), deadlock_detected (buffer-pin deadlock). */
+const RECOVERY_CONFLICT_SQLSTATE = new Set(["40001", "40P01"]);
+
+/**
+ * The replica's error as ReplicaBehindError when it says the schema is behind, as ReplicaConflictError when it
+ * gave way to replay, else unchanged.
+ */
 export function replicaError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && SCHEMA_BEHIND_SQLSTATE.has(code) ? new ReplicaBehindError(error) : error;
+  if (typeof code !== "string") return error;
+  if (SCHEMA_BEHIND_SQLSTATE.has(code)) return new ReplicaBehindError(error);
+  if (RECOVERY_CONFLICT_SQLSTATE.has(code)) return new ReplicaConflictError(error);
+  return error;
 }
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
-    if (e instanceof ReplicaBehindError) return true;
+    if (e instanceof ReplicaBehindError || e instanceof ReplicaConflictError) return true;
     const { code, message } = e as { code?: unknown; message?: unknown };
     // An HTTP call (undici's fetch, e.g. to the RPC) failing on the same socket errors is not the database.
     if (message === "fetch failed") return false;

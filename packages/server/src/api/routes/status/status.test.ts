@@ -11,6 +11,7 @@ import {
   unreachableDatabase,
 } from "../../../../test/fixtures/routes.ts";
 import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
+import type { ReplicaLagReading } from "../../../db/replica-lag.ts";
 import type { Database } from "../../../db/types.ts";
 import { buildApp } from "../../app.ts";
 import type { ChainHeadSource } from "../../chain-head.ts";
@@ -30,10 +31,10 @@ const RECENT = secondsBefore(NOW, 5);
 const caughtUp = { headLedger: 1000, headObservedAt: RECENT, processedLedger: 1000, processedAt: RECENT };
 
 async function status(
-  opts: { chain?: ChainHeadSource; now?: Date; db?: Database } = {},
+  opts: { chain?: ChainHeadSource; now?: Date; db?: Database; env?: Record<string, string> } = {},
 ): Promise<{ statusCode: number; body: unknown; cacheControl: unknown }> {
   const app = await buildApp({
-    config: testConfig(),
+    config: testConfig(opts.env),
     db: opts.db ?? database,
     redis: null,
     chain: "chain" in opts ? opts.chain : headAt(1002),
@@ -271,5 +272,100 @@ describe("GET /v1/status", () => {
     const response = await app.inject({ url: "/v1/status", headers: { origin: "https://wallet.example" } });
     expect(response.headers["access-control-allow-origin"]).toBe("*");
     await app.close();
+  });
+});
+
+describe("the Read replica component of GET /v1/status", () => {
+  beforeEach(async () => {
+    await resetIndexer(database, caughtUp);
+  });
+
+  const REPLAYED_AT = new Date("2026-01-01T00:00:00.000Z");
+  /** The database with a read replica whose measurement is `reading` (or fails with it). */
+  const withReplica = (reading: ReplicaLagReading | Error): Database => ({
+    ...database,
+    replicaLag: async () => {
+      if (reading instanceof Error) throw reading;
+      return reading;
+    },
+  });
+  const replicaOf = async (reading: ReplicaLagReading | Error, env: Record<string, string> = {}) => {
+    const { statusCode, body } = await status({ db: withReplica(reading), env });
+    expect(statusCode).toBe(200);
+    const components = (body as { components: { name: string }[] }).components;
+    // After the Indexer, before the watchers.
+    expect(components.map((c) => c.name)).toEqual(["Database", "the service RPC", "Indexer", "Read replica"]);
+    return components[3];
+  };
+  const standby = (behindBytes: number | null, replayAgeSeconds: number | null): ReplicaLagReading => ({
+    inRecovery: true,
+    behindBytes,
+    replayAgeSeconds,
+    replayedAt: replayAgeSeconds === null ? null : REPLAYED_AT,
+  });
+
+  it("is absent without a separate read replica", async () => {
+    const { body } = await status();
+    expect((body as { components: { name: string }[] }).components.map((c) => c.name)).not.toContain(
+      "Read replica",
+    );
+  });
+
+  it("reports a caught-up replica 0 s behind, however long ago it last replayed a transaction", async () => {
+    expect(await replicaOf(standby(0, 3600))).toEqual({
+      name: "Read replica",
+      state: "operational",
+      lagSeconds: 0,
+      lagBytes: 0,
+      replayedAt: REPLAYED_AT.toISOString(),
+    });
+  });
+
+  it("reports a replica behind the writer by the age of the last transaction it replayed", async () => {
+    expect(await replicaOf(standby(4096, 2.0456))).toEqual({
+      name: "Read replica",
+      state: "operational",
+      lagSeconds: 2.046,
+      lagBytes: 4096,
+      replayedAt: REPLAYED_AT.toISOString(),
+    });
+  });
+
+  it("reports it degraded past READ_REPLICA_MAX_LAG_SECONDS (default 30)", async () => {
+    expect(await replicaOf(standby(100, 30))).toMatchObject({ state: "operational", lagSeconds: 30 });
+    expect(await replicaOf(standby(100, 30.5))).toMatchObject({ state: "degraded", lagSeconds: 30.5 });
+    expect(await replicaOf(standby(100, 30.5), { READ_REPLICA_MAX_LAG_SECONDS: "60" })).toMatchObject({
+      state: "operational",
+    });
+    expect(await replicaOf(standby(100, 6), { READ_REPLICA_MAX_LAG_SECONDS: "5" })).toMatchObject({
+      state: "degraded",
+      lagSeconds: 6,
+    });
+  });
+
+  it("reports it down when it does not answer, while the rest of the answer stands", async () => {
+    expect(await replicaOf(new Error("connect ECONNREFUSED"))).toEqual({
+      name: "Read replica",
+      state: "down",
+      lagSeconds: null,
+      lagBytes: null,
+      replayedAt: null,
+    });
+  });
+
+  it("reports the lag unknown when it cannot be measured", async () => {
+    const unknown = { name: "Read replica", state: "unknown", lagSeconds: null };
+    // The writer did not answer: no position to compare with.
+    expect(await replicaOf(standby(null, 1))).toMatchObject({ ...unknown, lagBytes: null });
+    // Behind, and no transaction replayed since the standby started.
+    expect(await replicaOf(standby(512, null))).toMatchObject({
+      ...unknown,
+      lagBytes: 512,
+      replayedAt: null,
+    });
+    // Not a standby replaying WAL (a primary, a logical replica): its WAL positions say nothing.
+    expect(
+      await replicaOf({ inRecovery: false, behindBytes: 0, replayAgeSeconds: null, replayedAt: null }),
+    ).toMatchObject({ ...unknown, lagBytes: null });
   });
 });

@@ -9,6 +9,7 @@ import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
+import { READ_REPLICA_DOWN, ReadReplicaComponent, readReplicaComponent } from "./read-replica.ts";
 
 /** The spec names this component only as "the service RPC" and says it is reported under that name. */
 export const RPC_COMPONENT = "the service RPC" as const;
@@ -45,6 +46,7 @@ const StatusResponse = z.object({
       DatabaseComponent,
       RpcComponent,
       IndexerComponent,
+      ReadReplicaComponent,
       BillingComponent,
       EscrowComponent,
     ]),
@@ -68,10 +70,16 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     noStore(reply);
     // Every part is bounded, so a frozen database makes the answer say so within ~2 s instead of hanging it.
     const at = now();
-    const [healthy, live, snapshot, billing, escrow] = await Promise.all([
+    const [healthy, live, snapshot, replica, billing, escrow] = await Promise.all([
       within(db.healthy(), false),
       observeLiveHead(chain, now, request.log),
       within(readSnapshotOrNull(db.replica, request.log), null),
+      db.replicaLag === undefined
+        ? Promise.resolve(null)
+        : within(
+            db.replicaLag().then((r) => readReplicaComponent(r, config.database.readReplicaMaxLagSeconds)),
+            READ_REPLICA_DOWN,
+          ),
       config.billing.enabled
         ? within(billingComponent(db.replica, at), UNKNOWN_BILLING)
         : Promise.resolve(null),
@@ -87,7 +95,9 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         indexerComponent(snapshot, live, now()),
       ],
     };
-    // docs/api.md "GET /v1/status" order: Billing watcher, then Escrow watcher, each only when enabled.
+    // docs/api.md "GET /v1/status" order: Read replica (only with DATABASE_READ_URL), Billing watcher, then Escrow
+    // watcher, each only when enabled.
+    if (replica !== null) status.components.push(replica);
     if (billing !== null) status.components.push(billing);
     if (escrow !== null) status.components.push(escrow);
     return status;
