@@ -92,7 +92,14 @@ export class Indexer {
   }
 
   constructor(opts: IndexerOptions) {
-    this.o = { pollMs: 1000, headPollMs: 0, pageLimit: 10_000, concurrency: 1, now: () => new Date(), ...opts };
+    this.o = {
+      pollMs: 1000,
+      headPollMs: 0,
+      pageLimit: 10_000,
+      concurrency: 1,
+      now: () => new Date(),
+      ...opts,
+    };
     this.cache = { contracts: new Map(), labels: new Map(), legacyLabels: opts.legacyLabels ?? new Map() };
     this.status = new IndexerStatus(this.o.db, this.o.now);
   }
