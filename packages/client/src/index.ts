@@ -28,8 +28,10 @@ export {
 export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
+  type ConsolePrepare,
   type ConsoleSession,
   changeSubname,
+  consoleCall,
   consoleChange,
   holderCall,
   type Signer,
