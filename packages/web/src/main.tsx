@@ -12,6 +12,7 @@ import { NamespacePage } from "./pages/namespace.tsx";
 import { StatusPage } from "./pages/status.tsx";
 import { href, parseRoute, type Route } from "./routes.ts";
 import { Page } from "./ui.tsx";
+import { SessionControls } from "./wallet/sign-in.tsx";
 
 function current(): Route {
   return parseRoute(location.pathname, location.hash);
@@ -106,6 +107,7 @@ function App(): JSX.Element {
             </li>
           </ul>
         </nav>
+        <SessionControls />
       </header>
       <main id="main" tabIndex={-1} ref={main}>
         <Lookup navigate={navigate} />

@@ -2,6 +2,8 @@
 // record under its parent, read from the subname routes). Each section loads on its own, so one refusal (an
 // expired name's records, a namespace without a resolver) leaves the others readable.
 import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
 import { href } from "../routes.ts";
@@ -55,7 +57,9 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   const history = useLoad(`h:${key}`, () =>
     unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
   );
-  const subnames = useLoad(`s:${key}`, () =>
+  // Read again after the holder changes a subname (HolderSubnames).
+  const [subnamesRead, setSubnamesRead] = useState(0);
+  const subnames = useLoad(`s:${key}:${subnamesRead}`, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
   return (
@@ -132,6 +136,14 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           />
         )}
       />
+      {record.state === "ok" ? (
+        <HolderSubnames
+          name={props.name}
+          holder={record.value.holder}
+          subnames={subnames.state === "ok" ? subnames.value.subnames : []}
+          onChanged={() => setSubnamesRead((n) => n + 1)}
+        />
+      ) : null}
     </Page>
   );
 }
