@@ -22,3 +22,13 @@ export function feeInXlm(stroops: bigint): string {
 export function validUntil(maxTime: string | bigint): string {
   return new Date(Number(maxTime) * 1000).toISOString().replace(".000Z", "Z");
 }
+
+/** What each subname policy (docs/api.md, its HTTP spelling) means for the namespace's names. */
+export const POLICY_WORDS: Readonly<Record<string, string>> = {
+  enabled: "holders may create and remove subnames of their names",
+  "creation-disabled": "no new subnames; existing ones keep resolving",
+  suspended: "no subname of this namespace resolves, and none can be created",
+};
+
+/** The networks a name may carry an address on (docs/api.md: ethereum, bitcoin, solana). */
+export const CHAIN_NETWORKS = ["ethereum", "bitcoin", "solana"] as const;

@@ -3,6 +3,7 @@
 // expired name's records, a namespace without a resolver) leaves the others readable.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
+import { HolderAddresses } from "../actions/holder-addresses.tsx";
 import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
@@ -142,6 +143,14 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           holder={record.value.holder}
           subnames={subnames.state === "ok" ? subnames.value.subnames : []}
           onChanged={() => setSubnamesRead((n) => n + 1)}
+        />
+      ) : null}
+      {record.state === "ok" ? (
+        <HolderAddresses
+          name={props.name}
+          namespace={props.namespace}
+          label={props.label}
+          holder={record.value.holder}
         />
       ) : null}
     </Page>

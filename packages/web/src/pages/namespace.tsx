@@ -1,5 +1,6 @@
 // A namespace: who runs it, its policies, its claim (if one is in the queue) and its listing (if for sale).
 import type { JSX } from "preact";
+import { OwnerPolicies } from "../actions/owner-policies.tsx";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
 import { AccountLink, Defs, Page, Section, useLoad } from "../ui.tsx";
@@ -54,6 +55,7 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
           );
         }}
       />
+      <OwnerPolicies namespace={namespace} />
     </Page>
   );
 }

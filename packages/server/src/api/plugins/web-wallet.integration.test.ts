@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { demoKeypair, Wallet } from "@namereg/devnet";
-import { LookupFns, RegistrarFns } from "@namereg/protocol";
+import { LookupFns, nameNode, RegistrarFns, ResolverFns } from "@namereg/protocol";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signalGroup, spawnInGroup } from "../../../test/fixtures/child-processes.ts";
@@ -305,6 +305,126 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
     expect(await focused()).toBe("Sign in");
+  });
+
+  it("as alice sets alice.acme's bitcoin address and removes it again", async () => {
+    const btc = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+    const acme = chain.devnet.demo?.namespaces.acme;
+    const fromApi = async () =>
+      (
+        (await app.inject({ url: "/v1/chain-address/acme/alice/bitcoin" })).json() as {
+          address: string | null;
+        }
+      ).address;
+    const fromChain = () =>
+      wallet.read(alice, acme?.resolver ?? "", ResolverFns.chain_address, {
+        node: nameNode("alice", "acme"),
+        network: "bitcoin",
+      });
+    await page.goto(`${base}/name/alice.acme`);
+    await signInAs("alice");
+    const addresses = page.getByRole("region", { name: "Network addresses" });
+    await addresses.getByText("bitcoin: none").waitFor();
+    await addresses.getByLabel("Network", { exact: true }).selectOption("bitcoin");
+    await addresses.getByLabel("Address on that network").fill(btc);
+    await addresses.getByRole("button", { name: "Set address" }).click();
+    const review = page.getByRole("region", { name: "Review: Set the bitcoin address of alice.acme" });
+    await review.waitFor();
+    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    expect(await term("What it does")).toBe(`Set the bitcoin address of alice.acme to ${btc}.`);
+    expect(await term("Contract")).toBe(`the resolver of namespace acme (${acme?.resolver})`);
+    expect(await term("Function")).toBe("set_chain_address");
+    await check("review of a network address");
+    await review.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Set the bitcoin address of alice.acme." })
+      .waitFor();
+    expect(await fromApi()).toBe(btc);
+    expect(await fromChain()).toBe(btc);
+    await addresses.getByText(`bitcoin: ${btc}`).waitFor();
+
+    await page.getByRole("button", { name: "Close" }).click();
+    await addresses.getByRole("button", { name: "Remove the bitcoin address" }).click();
+    const removal = page.getByRole("region", { name: "Review: Remove the bitcoin address of alice.acme" });
+    await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Remove the bitcoin address of alice.acme." })
+      .waitFor();
+    expect(await fromApi()).toBeNull();
+    expect(await fromChain()).toBeNull();
+    await addresses.getByText("bitcoin: none").waitFor();
+    await check("after removing a network address");
+  });
+
+  it("as acme, the namespace's owner, changes the subname policy and the networks through the console, and back", async () => {
+    const acme = chain.devnet.demo?.namespaces.acme;
+    const apiPolicy = async () =>
+      ((await app.inject({ url: "/v1/subname-policy/acme" })).json() as { policy: string }).policy;
+    const apiNetworks = async () =>
+      ((await app.inject({ url: "/v1/chain-policy/acme" })).json() as { networks: string[] }).networks;
+    const owner = demoKeypair("acme").publicKey();
+    await page.goto(`${base}/namespace/acme`);
+    await signInAs("acme");
+    const console_ = page.getByRole("region", { name: "Owner console" });
+    await console_.waitFor();
+
+    const changePolicy = async (to: string, words: string) => {
+      await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();
+      await console_.getByRole("button", { name: "Change subname policy" }).click();
+      const review = page.getByRole("region", { name: `Review: Set the subname policy of acme to ${to}` });
+      await review.waitFor();
+      const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+      expect(await term("What it does")).toBe(`Set the subname policy of namespace acme to ${to}: ${words}.`);
+      expect(await term("Contract")).toBe(`the registrar of namespace acme (${acme?.registrar})`);
+      expect(await term("Function")).toBe("set_subname_policy");
+      expect(await term("Signed by")).toBe(owner);
+      await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: `Done: Set the subname policy of acme to ${to}.` })
+        .waitFor();
+      await page.getByRole("button", { name: "Close" }).click();
+    };
+    await changePolicy("creation-disabled", "no new subnames; existing ones keep resolving");
+    expect(await apiPolicy()).toBe("creation-disabled");
+    const onChainPolicy = () => wallet.read(owner, acme?.registrar ?? "", RegistrarFns.subname_policy, {});
+    expect((await onChainPolicy()).policy).toBe("creation_disabled");
+    await console_.getByText("Subname policy (now creation-disabled)").waitFor();
+    await changePolicy("enabled", "holders may create and remove subnames of their names");
+    expect(await apiPolicy()).toBe("enabled");
+    expect((await onChainPolicy()).policy).toBe("enabled");
+
+    const changeNetworks = async (solana: boolean, lines_: string[]) => {
+      await console_.getByRole("checkbox", { name: "solana" }).setChecked(solana);
+      await console_.getByRole("button", { name: "Change networks" }).click();
+      const review = page.getByRole("region", { name: "Review: Set the networks of acme" });
+      await review.waitFor();
+      const does = await review.locator("dt", { hasText: "What it does" }).locator("+ dd").innerText();
+      expect(lines(does)).toEqual(lines_);
+      expect(await review.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
+        "set_chain_policy",
+      );
+      await check("review of a chain policy");
+      await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
+      await page.getByRole("status").filter({ hasText: "Done: Set the networks of acme." }).waitFor();
+      await page.getByRole("button", { name: "Close" }).click();
+    };
+    const onChainNetworks = () => wallet.read(owner, acme?.resolver ?? "", ResolverFns.chain_policy, {});
+    await changeNetworks(true, [
+      "Allow network addresses on ethereum, bitcoin, solana in namespace acme.",
+      "Addresses on any other network stop resolving.",
+    ]);
+    expect(await apiNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
+    expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
+    await changeNetworks(false, [
+      "Allow network addresses on ethereum, bitcoin in namespace acme.",
+      "Addresses on any other network stop resolving.",
+    ]);
+    expect(await apiNetworks()).toEqual(["ethereum", "bitcoin"]);
+    expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin"]);
+    await check("owner console");
   });
 
   it("`namereg serve` has no Demo wallet: 404 at its address, and the page neither offers nor asks for it", async () => {
