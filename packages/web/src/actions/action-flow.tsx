@@ -11,7 +11,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { NameregError } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { AccountLink, Defs, ErrorNote, Mono } from "../ui.tsx";
+import { AccountLink, Defs, ErrorNote, Mono, TxLink } from "../ui.tsx";
 import { forgetSession, type Session, useSession, walletOf } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
 import type { Action, LoadAction } from "./action.ts";
@@ -184,15 +184,22 @@ function DoneView(props: {
   readonly action: Action | null;
 }): JSX.Element {
   const { outcome, review } = props;
-  const explorer = review.explorer;
-  const hash =
-    explorer === null ? (
-      <Mono>{outcome.txHash}</Mono>
-    ) : (
-      <a class="mono" href={`${explorer}${outcome.txHash}`} target="_blank" rel="noopener noreferrer">
-        {outcome.txHash}
-      </a>
-    );
+  // The app's page of the transaction (its events, once indexed); a public network's explorer as well.
+  const hash = (
+    <>
+      <TxLink hash={outcome.txHash} />
+      {review.explorer === null ? null : (
+        <>
+          {" "}
+          (
+          <a href={`${review.explorer}${outcome.txHash}`} target="_blank" rel="noopener noreferrer">
+            on an explorer
+          </a>
+          )
+        </>
+      )}
+    </>
+  );
   const result = props.action?.result;
   return outcome.state === "included" ? (
     <>

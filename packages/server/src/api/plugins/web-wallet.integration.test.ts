@@ -222,6 +222,9 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     const [said, hash] = lines(await done.innerText());
     expect(said).toMatch(/^Done: Create subname shop\.alice\.acme\. Included in ledger \d+\.$/);
     expect(hash).toMatch(/^Transaction [0-9a-f]{64}$/);
+    // The hash is a link to the transaction's page.
+    const txHash = hash?.slice("Transaction ".length) ?? "";
+    expect(await done.getByRole("link", { name: txHash }).getAttribute("href")).toBe(`/tx/${txHash}`);
     // The result takes the focus, for a screen reader to read it.
     expect(await focused()).toBe(await done.innerText());
     // The API (a live read of the registrar) and the chain itself agree: the subname pays to bob.
