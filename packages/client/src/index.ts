@@ -16,9 +16,19 @@ export {
   splitName,
   unwrap,
 } from "./api.ts";
+export { type BillingInstructions, payBilling } from "./billing.ts";
+export { withdrawClaim } from "./claims.ts";
 export { type FederationOptions, type FederationPayment, resolveFederation } from "./federation.ts";
 export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 export type { components, paths } from "./generated/openapi.ts";
+export {
+  acceptTransfer,
+  cancelTransferProposal,
+  payBond,
+  payDeposit,
+  proposeTransfer,
+  type ReviewedPayment,
+} from "./market.ts";
 export {
   type ChainResolution,
   type ResolveVerifiedOptions,
@@ -30,13 +40,22 @@ export {
   type AskedCall,
   type ConsolePrepare,
   type ConsoleSession,
+  type ContractKind,
+  changeRecord,
   changeSubname,
   consoleCall,
   consoleChange,
   holderCall,
   type Signer,
   type SignWith,
+  type Submitted,
   setChainAddress,
+  setDisplayName,
+  setNameAddress,
+  setPaymentRecord,
+  setPrimaryName,
+  setTextRecord,
+  submitSigned,
 } from "./transactions.ts";
 export {
   type AnnounceRejection,
@@ -47,6 +66,12 @@ export {
   type VerifyAnnounceResult,
   verifyAnnounce,
 } from "./verify-announce.ts";
+export {
+  DEFAULT_MAX_PAYMENT_FEE_STROOPS,
+  type PaymentExpectation,
+  type VerifiedPayment,
+  verifyPreparedPayment,
+} from "./verify-payment.ts";
 export {
   DEFAULT_MAX_FEE_STROOPS,
   DEFAULT_MAX_VALIDITY_SECONDS,

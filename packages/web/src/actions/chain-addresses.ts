@@ -20,7 +20,8 @@ export function setChainAddress(name: string, network: string, address: string |
       return {
         xdr: prepared.xdr,
         network: prepared.network,
-        contractId: prepared.resolverId,
+        // A network address's answer names the resolver (the other record actions answer `contractId`).
+        contractId: "resolverId" in prepared ? prepared.resolverId : prepared.contractId,
         contractWords: `the resolver of namespace ${namespace}`,
         asked,
         submit: { route: "holder" },
