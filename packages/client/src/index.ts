@@ -18,9 +18,16 @@ export {
 } from "./api.ts";
 export { type BillingInstructions, payBilling } from "./billing.ts";
 export { withdrawClaim } from "./claims.ts";
+export {
+  CHANGE_TYPES,
+  type ChangeEvent,
+  type ChangeEventOf,
+  type ChangeType,
+  isChangeType,
+} from "./events.ts";
 export { type FederationOptions, type FederationPayment, resolveFederation } from "./federation.ts";
 export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
-export type { components, paths } from "./generated/openapi.ts";
+export type { components, paths, webhooks } from "./generated/openapi.ts";
 export {
   acceptTransfer,
   cancelTransferProposal,
