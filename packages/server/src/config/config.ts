@@ -77,6 +77,11 @@ export interface Config {
   readonly changes: {
     /** Changes older than this are pruned by the indexer; a resume from before them is reset. */
     readonly retentionDays: number;
+    /**
+     * How often the idle indexer asks the RPC whether a new ledger closed (INDEXER_HEAD_POLL_MS; 0: only the
+     * 1 s idle pass), so a change reaches the mirror and the stream within a fraction of a second of its ledger.
+     */
+    readonly headPollMs: number;
   };
   readonly market: {
     readonly enabled: boolean;

@@ -189,6 +189,7 @@ const envShape = {
   STREAM_MAX_PER_IP: variable(integer(1, 100_000).default(10)),
   STREAM_HEARTBEAT_MS: variable(integer(100, 600_000).default(15_000)),
   CHANGE_RETENTION_DAYS: variable(integer(1, 3650).default(7)),
+  INDEXER_HEAD_POLL_MS: variable(integer(0, 60_000).default(200)),
   MARKET_ENABLED: variable(boolean().default(false)),
   ESCROW_ACCOUNT: variable(accountId().optional()),
   ESCROW_SECRET: variable(secretSeed().optional()),

@@ -190,7 +190,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       maxPerIp: env.STREAM_MAX_PER_IP,
       heartbeatMs: env.STREAM_HEARTBEAT_MS,
     },
-    changes: { retentionDays: env.CHANGE_RETENTION_DAYS },
+    changes: { retentionDays: env.CHANGE_RETENTION_DAYS, headPollMs: env.INDEXER_HEAD_POLL_MS },
     market: {
       enabled: env.MARKET_ENABLED,
       escrowAccount: env.ESCROW_ACCOUNT ?? null,

@@ -233,6 +233,47 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect((await readIndexerSnapshot(database.db)).deadLetters).toBe(1);
     });
 
+    it("while idle, starts its next pass as soon as a new ledger closes (head poll), not after the idle wait", async () => {
+      devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
+      database = await createTestDatabase(kind);
+      const db = database.db;
+      // An idle wait of ten minutes: only the head poll can bring the new ledger in while this test runs.
+      const indexer = indexerFor(devnet, db, { pollMs: 600_000, headPollMs: 20 });
+      await indexer.init();
+      await runUntilIdle(indexer);
+      // Counts the passes `run` makes, so the new ledger closes only once its first pass is over and waiting.
+      let passes = 0;
+      const pass = indexer.runOnce.bind(indexer);
+      indexer.runOnce = async () => {
+        const progressed = await pass();
+        passes++;
+        return progressed;
+      };
+      const stop = new AbortController();
+      const running = indexer.run(stop.signal);
+      try {
+        while (passes === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        devnet.chain.injectEvents([
+          {
+            contractId: devnet.contracts.registry,
+            topics: [xdr.ScVal.scvSymbol("ns_v1"), xdr.ScVal.scvBytes(Buffer.alloc(31))],
+            value: xdr.ScVal.scvVoid(),
+          },
+        ]);
+        devnet.closeLedger();
+        let archived = 0;
+        for (let look = 0; look < 1_000 && archived === 0; look++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          archived = (await db.select({ id: events.id }).from(events)).length;
+        }
+        expect(archived).toBe(1);
+        expect(passes).toBeGreaterThanOrEqual(2);
+      } finally {
+        stop.abort();
+        await running;
+      }
+    });
+
     it("archives an older event and its new companion, applying the change once", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
       database = await createTestDatabase(kind);

@@ -48,6 +48,11 @@ export interface IndexerOptions {
   /** Verified discovery data for hash-only legacy allocations (LEGACY_LABELS_FILE), node → label. */
   legacyLabels?: ReadonlyMap<string, string>;
   pollMs?: number;
+  /**
+   * While idle, the latest ledger is asked for this often and a new one ends the wait at once (0: wait the whole
+   * `pollMs`). Only `getLatestLedger`, nothing written, so it costs the RPC a cheap call and the database nothing.
+   */
+  headPollMs?: number;
   pageLimit?: number;
   /** Streams advanced at once (default 1; 2 suits PostgreSQL on two cores). */
   concurrency?: number;
@@ -79,13 +84,15 @@ export class Indexer {
   private signal: AbortSignal | null = null;
   /** When the outbox was last pruned (ms since the epoch); the writer prunes it as it goes. */
   private prunedAt = 0;
+  /** The latest ledger the last pass saw: the idle wait ends when the RPC reports a newer one. */
+  private seenHead = 0;
 
   private stopping(): boolean {
     return this.signal?.aborted === true;
   }
 
   constructor(opts: IndexerOptions) {
-    this.o = { pollMs: 1000, pageLimit: 10_000, concurrency: 1, now: () => new Date(), ...opts };
+    this.o = { pollMs: 1000, headPollMs: 0, pageLimit: 10_000, concurrency: 1, now: () => new Date(), ...opts };
     this.cache = { contracts: new Map(), labels: new Map(), legacyLabels: opts.legacyLabels ?? new Map() };
     this.status = new IndexerStatus(this.o.db, this.o.now);
   }
@@ -126,6 +133,7 @@ export class Indexer {
       throw err;
     }
     await this.status.observeHead(head.sequence);
+    this.seenHead = head.sequence;
     let progressed = false;
     const rows = await db.select().from(streams).orderBy(asc(streams.nextLedger), asc(streams.id));
     const behind: { stream: (typeof rows)[number]; ids: string[] }[] = [];
@@ -170,7 +178,30 @@ export class Indexer {
         if (err instanceof FencedError) throw err;
         this.o.onError?.(err);
       }
-      if (!progressed) await sleep(this.o.pollMs, signal);
+      if (!progressed) await this.waitForNextLedger(signal);
+    }
+  }
+
+  /**
+   * The idle wait between passes: at most `pollMs`, ended early when the RPC's latest ledger moves past the one
+   * the last pass saw. A full idle pass writes status rows and reads the streams; asking only for the head between
+   * them lets a change reach the outbox (and `/v1/stream`, docs/webhooks.md) about `headPollMs` after its ledger
+   * closes instead of up to `pollMs` later. A failed look ends the wait too: the pass that follows reports it.
+   */
+  private async waitForNextLedger(signal: AbortSignal): Promise<void> {
+    const { pollMs, headPollMs, rpc } = this.o;
+    if (headPollMs <= 0 || headPollMs >= pollMs) return sleep(pollMs, signal);
+    const until = Date.now() + pollMs;
+    while (!signal.aborted) {
+      const left = until - Date.now();
+      if (left <= 0) return;
+      await sleep(Math.min(headPollMs, left), signal);
+      if (signal.aborted) return;
+      try {
+        if ((await rpc.getLatestLedger()).sequence > this.seenHead) return;
+      } catch {
+        return;
+      }
     }
   }
 

@@ -133,6 +133,7 @@ async function writeWhileHolding(
     // a single connection.
     concurrency: database.kind === "postgres" ? 2 : 1,
     changeRetentionMs: config.changes.retentionDays * 86_400_000,
+    headPollMs: config.changes.headPollMs,
     onBatch: (info) => {
       reporter(info);
       opts.onBatch?.(info);
