@@ -1,11 +1,18 @@
 // Builds the web app into dist/ (`npm run build -w @namereg/web`; `prepare`, so at `npm ci`): index.html plus
 // content-hashed files under assets/, which the server caches for a year. Nothing is fetched from elsewhere at
 // run time: every script, style and icon is in dist/.
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 export default defineConfig({
   root: import.meta.dirname,
   base: "/",
+  resolve: {
+    // @namereg/client from its source modules, not its dist/ bundle: the bundle is one module, which a chunk takes
+    // whole, so the read pages would load the Stellar SDK that only signing needs. From the source, the SDK and the
+    // signing helpers land in the chunks the wallet code loads (the type check and the tests read the source too).
+    alias: { "@namereg/client": fileURLToPath(new URL("../client/src/index.ts", import.meta.url)) },
+  },
   // JSX through the automatic runtime, pointed at Preact: no preset plugin needed.
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   build: {

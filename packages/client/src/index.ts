@@ -45,10 +45,12 @@ export {
 export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
+  type ConsolePrepare,
   type ConsoleSession,
   type ContractKind,
   changeRecord,
   changeSubname,
+  consoleCall,
   consoleChange,
   holderCall,
   type Signer,

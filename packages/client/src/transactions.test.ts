@@ -6,7 +6,7 @@ import { nameNode, RegistrarFns, ResolverFns } from "@namereg/protocol";
 import { Account, Keypair, Operation, StrKey, TransactionBuilder, type xdr } from "@stellar/stellar-sdk";
 import { describe, expect, it } from "vitest";
 import { createApi, NameregError } from "./api.ts";
-import { changeSubname, consoleChange, setChainAddress } from "./transactions.ts";
+import { changeSubname, consoleCall, consoleChange, setChainAddress } from "./transactions.ts";
 
 const PASSPHRASE = "Test SDF Network ; September 2015";
 const HOLDER = Keypair.random().publicKey();
@@ -200,5 +200,18 @@ describe("prepare, sign, submit", () => {
     expect(error).toMatchObject({ status: 403, code: "not_namespace_owner" });
     expect(signerCalled).toBe(false);
     expect(calls[0]?.headers).toMatchObject({ authorization: "Bearer tok", "x-service-namespace": "acme" });
+  });
+
+  it("encodes the subname policy the API spells with a hyphen as the contract's symbol", () => {
+    // The body says `creation-disabled` (docs/api.md); the contract's symbol is `creation_disabled`.
+    const asked = consoleCall("/console/subname-policy/prepare", {
+      namespace: "acme",
+      policy: "creation-disabled",
+    });
+    expect(asked.function).toBe("set_subname_policy");
+    expect(RegistrarFns.set_subname_policy.decodeArgs(asked.args)).toEqual({ policy: "creation_disabled" });
+    expect(() =>
+      consoleCall("/console/subname-policy/prepare", { namespace: "acme", policy: "creation_disabled" }),
+    ).toThrow(NameregError);
   });
 });

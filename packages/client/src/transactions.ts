@@ -11,7 +11,7 @@ import {
   parseName,
   RegistrarFns,
   ResolverFns,
-  SUBNAME_POLICIES,
+  subnamePolicyFromHttp,
 } from "@namereg/protocol";
 import type { xdr } from "@stellar/stellar-sdk";
 import { type NameregApi, NameregError, type paths, unwrap } from "./api.ts";
@@ -354,7 +354,7 @@ export const consoleHeaders = (session: ConsoleSession) => ({
   "x-service-namespace": session.namespace,
 });
 
-type ConsolePrepare = "/console/subname-policy/prepare" | "/console/chain-policy/prepare";
+export type ConsolePrepare = "/console/subname-policy/prepare" | "/console/chain-policy/prepare";
 
 /** A console change (subname or chain policy): prepare as the namespace owner, sign, POST /console/tx/submit. */
 export async function consoleChange<P extends ConsolePrepare>(
@@ -375,22 +375,25 @@ export async function consoleChange<P extends ConsolePrepare>(
   return unwrap(api.POST("/console/tx/submit", { body: { xdr }, headers }));
 }
 
-/** The contract call of a console change, encoded from the body the caller sent. */
-function consoleCall<P extends ConsolePrepare>(path: P, body: Body<P>): AskedCall {
+/**
+ * The contract call of a console change, encoded from the body the caller sent: what the signature must cover (for
+ * a wallet that shows the transaction before signing, as holderCall is for the holder's changes).
+ */
+export function consoleCall<P extends ConsolePrepare>(path: P, body: Body<P>): AskedCall {
   return asInvalidRequest(() => encodeConsoleCall(path, body));
 }
 
 function encodeConsoleCall<P extends ConsolePrepare>(path: P, body: Body<P>): AskedCall {
   if (path === "/console/subname-policy/prepare") {
     const { policy } = body as Body<"/console/subname-policy/prepare">;
-    if (!(SUBNAME_POLICIES as readonly string[]).includes(policy)) {
+    // The body speaks HTTP's spelling (`creation-disabled`), the contract its symbol (`creation_disabled`).
+    const onChain = subnamePolicyFromHttp(policy);
+    if (onChain === null) {
       throw new NameregError(400, { error: "invalid_request", detail: `policy: ${policy} is not a policy` });
     }
     return {
       function: RegistrarFns.set_subname_policy.name,
-      args: RegistrarFns.set_subname_policy.encodeArgs({
-        policy: policy as (typeof SUBNAME_POLICIES)[number],
-      }),
+      args: RegistrarFns.set_subname_policy.encodeArgs({ policy: onChain }),
     };
   }
   const { networks } = body as Body<"/console/chain-policy/prepare">;

@@ -56,7 +56,13 @@ export {
   type NamingContracts,
   runDemoScenario,
 } from "./scenarios/demo.ts";
-export { DEMO_ROLES, type DemoRole, demoAccounts, demoKeypair } from "./scenarios/demo-keys.ts";
+export {
+  DEMO_ROLE_NOTES,
+  DEMO_ROLES,
+  type DemoRole,
+  demoAccounts,
+  demoKeypair,
+} from "./scenarios/demo-keys.ts";
 export { type LegacyNamespace, legacyNamespace } from "./scenarios/legacy-namespace.ts";
 export { namespaceWithoutSubnames } from "./scenarios/no-subnames.ts";
 export {

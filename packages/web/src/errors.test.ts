@@ -1,7 +1,8 @@
 // Errors by meaning: the API's code becomes a sentence; the detail stays for a report.
-import { NameregError } from "@namereg/client";
+import { NameregError, PreparedTransactionRejected } from "@namereg/client";
 import { describe, expect, it } from "vitest";
 import { explain } from "./errors.ts";
+import { WalletError } from "./wallet/wallet.ts";
 
 describe("explain", () => {
   it("says what the spec's codes mean instead of the status", () => {
@@ -35,6 +36,46 @@ describe("explain", () => {
       code: "unknown_error",
       sentence: "Something went wrong in the page.",
       detail: "x is undefined",
+    });
+  });
+
+  it("says why the page refused to sign what the service prepared", () => {
+    const refused = explain(
+      new PreparedTransactionRejected("function_mismatch", "it calls burn, not create_subname"),
+    );
+    expect(refused).toEqual({
+      code: "prepared_transaction_rejected",
+      sentence: "Not signed: It calls another function than the one asked for.",
+      detail: "it calls burn, not create_subname",
+    });
+  });
+
+  it("says why the network refused a transaction: the contract's reason when known, else the result code", () => {
+    const taken = new NameregError(409, {
+      error: "transaction_failed",
+      txHash: "ab".repeat(32),
+      resultCode: "txFailed",
+      contractError: 4,
+      code: "name_taken",
+    });
+    expect(explain(taken).sentence).toBe("The network refused the transaction: That name is already taken.");
+    const badAuth = new NameregError(409, {
+      error: "transaction_failed",
+      resultCode: "txBadAuth",
+      code: null,
+    });
+    expect(explain(badAuth).sentence).toBe(
+      "The network refused the transaction: it was not signed by the account that must sign it.",
+    );
+    const other = new NameregError(409, { error: "transaction_failed", resultCode: "txBadSeq", code: null });
+    expect(explain(other).sentence).toBe("The network refused the transaction (txBadSeq).");
+  });
+
+  it("keeps the wallet's own words when it refuses", () => {
+    expect(explain(new WalletError("User declined access"))).toEqual({
+      code: "wallet_refused",
+      sentence: "The wallet refused or could not answer.",
+      detail: "User declined access",
     });
   });
 });

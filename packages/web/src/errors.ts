@@ -1,6 +1,9 @@
 // Errors by meaning: the spec's error codes (docs/api.md "Errors") as sentences a person can act on, instead of
-// "answered 404". The detail the API sent is kept as a second line for whoever reports a problem.
-import { isNameregError } from "@namereg/client";
+// "answered 404". The detail the API sent is kept as a second line for whoever reports a problem. Signing adds the
+// wallet's refusals (WalletError), the client's refusal of a prepared transaction (by its reason) and a failed
+// transaction (by the contract error it carries).
+import { isNameregError, type NameregError } from "@namereg/client";
+import { WalletError } from "./wallet/wallet.ts";
 
 const SENTENCES: Readonly<Record<string, string>> = {
   name_not_found: "There is no such name.",
@@ -40,7 +43,37 @@ const SENTENCES: Readonly<Record<string, string>> = {
   network_error: "The service could not be reached. Check the connection and try again.",
   internal_error:
     "The service failed to answer. Try again; if it persists, report it with the details below.",
+  // Preparing, signing and submitting (actions/).
+  subname_generation_mismatch: "The subname changed on chain since it was read. Try again.",
+  invalid_chain_address: "That is not a valid address on that network.",
+  unsupported_network: "That network is not supported.",
+  contract_holder_requires_adapter: "This name is held by a contract, which cannot sign here.",
+  transaction_not_allowed: "The service does not relay that kind of transaction.",
 };
+
+/** Why the page refused to sign what the service prepared (the client's verifyPrepared reasons). */
+const REJECTIONS: Readonly<Record<string, string>> = {
+  network_mismatch: "It was prepared for another network than the wallet's.",
+  source_mismatch: "It would act for another account than the signed-in one.",
+  contract_mismatch: "It calls another contract than the one asked for.",
+  function_mismatch: "It calls another function than the one asked for.",
+  arguments_mismatch: "Its arguments are not the ones asked for.",
+  unexpected_operations: "It holds more than the one call asked for.",
+  unexpected_authorization: "It asks for an authorisation beyond the call asked for.",
+  fee_too_high: "Its fee is above 1 XLM.",
+  validity_too_long: "It would stay valid for too long.",
+  invalid_challenge: "The sign-in challenge is not a harmless SEP-10 challenge for this account.",
+};
+
+/** A failed transaction in words: the contract's reason when the chain told it, else the network's result code. */
+function failedTransaction(error: NameregError): string {
+  const code = error.field("code");
+  const reason = typeof code === "string" ? SENTENCES[code] : undefined;
+  if (reason !== undefined) return `The network refused the transaction: ${reason}`;
+  if (error.field("resultCode") === "txBadAuth")
+    return "The network refused the transaction: it was not signed by the account that must sign it.";
+  return `The network refused the transaction (${String(error.field("resultCode") ?? "failed")}).`;
+}
 
 export interface Explained {
   readonly code: string;
@@ -50,10 +83,22 @@ export interface Explained {
 
 /** What went wrong, in words, for any error a call can throw. */
 export function explain(error: unknown): Explained {
+  if (isNameregError(error, "prepared_transaction_rejected")) {
+    const why = REJECTIONS[error.reason] ?? "It does not do what was asked.";
+    return { code: error.code, sentence: `Not signed: ${why}`, detail: error.detail };
+  }
+  if (isNameregError(error, "transaction_failed"))
+    return { code: error.code, sentence: failedTransaction(error), detail: error.detail };
   if (isNameregError(error)) {
     const sentence = SENTENCES[error.code] ?? `The service refused the request (${error.code}).`;
     return { code: error.code, sentence, detail: error.detail };
   }
+  if (error instanceof WalletError)
+    return {
+      code: "wallet_refused",
+      sentence: "The wallet refused or could not answer.",
+      detail: error.message,
+    };
   const detail = error instanceof Error ? error.message : String(error);
   return { code: "unknown_error", sentence: "Something went wrong in the page.", detail };
 }

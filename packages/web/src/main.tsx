@@ -13,6 +13,7 @@ import { StatusPage } from "./pages/status.tsx";
 import { TransactionPage } from "./pages/transaction.tsx";
 import { href, parseRoute, type Route } from "./routes.ts";
 import { Page } from "./ui.tsx";
+import { SessionControls } from "./wallet/sign-in.tsx";
 
 function current(): Route {
   return parseRoute(location.pathname, location.hash);
@@ -111,6 +112,7 @@ function App(): JSX.Element {
             </li>
           </ul>
         </nav>
+        <SessionControls />
       </header>
       <main id="main" tabIndex={-1} ref={main}>
         <Lookup navigate={navigate} />

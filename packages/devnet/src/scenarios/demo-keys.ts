@@ -24,6 +24,24 @@ export const DEMO_ROLES = [
 
 export type DemoRole = (typeof DEMO_ROLES)[number];
 
+/** What each demo account is in the demo scenario (demo.ts), in words, for a person choosing whom to act as. */
+export const DEMO_ROLE_NOTES: Readonly<Record<DemoRole, string>> = {
+  admin: "the allocator's admin (reserves and awards namespaces)",
+  treasury: "receives the claim fees",
+  acme: "owner of namespace acme",
+  plain: "owner of namespace plain",
+  seller: "owner of namespace forsale",
+  alice: "holder of alice.acme (subname pay.alice.acme)",
+  bob: "holder of bob.acme and old.acme",
+  carol: "holder of carol.plain",
+  newco: "claimant of namespace newco",
+  contested: "claimant of namespace contested",
+  objector: "objector to the claim on contested",
+  winner: "owner of namespace winner (an awarded claim)",
+  escrow: "the marketplace escrow of namereg dev",
+  billing: "the billing account of namereg dev",
+};
+
 export function demoKeypair(role: DemoRole): Keypair {
   return Keypair.fromRawEd25519Seed(Buffer.from(sha256(new TextEncoder().encode(`namereg-demo:${role}`))));
 }

@@ -20,6 +20,7 @@ import {
 } from "./fast-resolve.ts";
 import { loggerOptions } from "./logger.ts";
 import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
+import { type DemoWallet, registerDemoWallet } from "./plugins/demo-wallet.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
 import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
@@ -100,6 +101,11 @@ export interface AppDeps {
   readonly fastResolve?: boolean;
   /** The resolve cache's bounds and clock; default: 100,000 answers, 60 s / 5 s, `performance.now()`. */
   readonly resolveCache?: ResolveCacheOptions;
+  /**
+   * `namereg dev` only: the demo accounts the web app's "Demo wallet" signs with (`GET /dev/demo-wallet`,
+   * plugins/demo-wallet.ts). Undefined (serve, start, tests of them): no such route, no such option on the page.
+   */
+  readonly demoWallet?: DemoWallet;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -182,7 +188,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     refuseUnknownQuery(app);
     // Unknown paths count against the limit too, so probing for routes is not free.
-    installErrorHandling(app, app.rateLimit(), webPageNotFound());
+    installErrorHandling(
+      app,
+      app.rateLimit(),
+      webPageNotFound({ demoWallet: deps.demoWallet !== undefined }),
+    );
     // Before the routes: the document is built from the routes registered after it.
     await registerOpenApi(app);
 
@@ -200,7 +210,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         now,
       });
     }
-    await registerWebPage(app);
+    await registerWebPage(app, { demoWallet: deps.demoWallet !== undefined });
+    if (deps.demoWallet !== undefined) registerDemoWallet(app, deps.demoWallet);
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);

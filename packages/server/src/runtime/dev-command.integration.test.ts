@@ -92,4 +92,20 @@ describe("namereg dev with MARKET_ENABLED=false", () => {
     expect(printed).not.toContain("listing forsale failed");
     expect(printed).not.toContain("/v1/market/listings");
   });
+
+  it("offers the web app's Demo wallet: the demo accounts at /dev/demo-wallet, and the page marked for it", async () => {
+    const demo = await fetch(`${api}/dev/demo-wallet`);
+    expect(demo.status).toBe(200);
+    const body = (await demo.json()) as {
+      networkPassphrase: string;
+      accounts: { role: string; account: string }[];
+    };
+    expect(body.networkPassphrase).toBe("Standalone Network ; February 2017");
+    const alice = body.accounts.find((a) => a.role === "alice");
+    // The same account the banner prints for alice.
+    expect(alice).toBeDefined();
+    expect(output.join("")).toContain(`${"alice".padEnd(10)} ${alice?.account}`);
+    const page = await (await fetch(`${api}/name/alice.acme`)).text();
+    expect(page).toContain('<meta name="namereg-demo-wallet" content="/dev/demo-wallet">');
+  });
 });

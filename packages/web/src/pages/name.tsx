@@ -3,6 +3,9 @@
 // on its own, so one refusal (an expired name's records, a namespace without a resolver) leaves the others
 // readable; a name that does not exist is said once.
 import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { HolderAddresses } from "../actions/holder-addresses.tsx";
+import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
 import {
@@ -64,7 +67,9 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
       unwrap(api.GET("/v1/events", { params: { query: { subject: props.name, limit: ARCHIVE_PAGE } } })),
     ]),
   );
-  const subnames = useLoad(`s:${key}`, () =>
+  // Read again after the holder changes a subname (HolderSubnames).
+  const [subnamesRead, setSubnamesRead] = useState(0);
+  const subnames = useLoad(`s:${key}:${subnamesRead}`, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
   const refusal = record.state === "error" ? record.error : null;
@@ -181,6 +186,22 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               />
             )}
           />
+          {record.state === "ok" ? (
+            <HolderSubnames
+              name={props.name}
+              holder={record.value.holder}
+              subnames={subnames.state === "ok" ? subnames.value.subnames : []}
+              onChanged={() => setSubnamesRead((n) => n + 1)}
+            />
+          ) : null}
+          {record.state === "ok" ? (
+            <HolderAddresses
+              name={props.name}
+              namespace={props.namespace}
+              label={props.label}
+              holder={record.value.holder}
+            />
+          ) : null}
         </>
       ) : null}
     </Page>

@@ -3,6 +3,7 @@
 // and no public route shows it, so it is not here.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
+import { OwnerPolicies } from "../actions/owner-policies.tsx";
 import { api, isNameregError, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
 import { href } from "../routes.ts";
@@ -104,6 +105,7 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
           );
         }}
       />
+      {missing ? null : <OwnerPolicies namespace={namespace} />}
     </Page>
   );
 }

@@ -5,13 +5,16 @@
 // `/v1/*`. An unknown path is the API's JSON 404, except for a browser asking for a page (`Accept` prefers
 // text/html) outside the API's paths: that gets the app itself with status 404, which shows its own "Page not
 // found" page (`webPageNotFound`). Files under assets/ carry a content hash in their name and are cached for a
-// year; index.html and the icons are revalidated, so a release shows at the next load.
+// year; index.html and the icons are revalidated, so a release shows at the next load. Under `namereg dev` the
+// page's index.html carries one more tag, naming the Demo wallet's address (plugins/demo-wallet.ts): the page offers
+// that wallet only when the tag is there, so `serve` and `start` never show it and the page never asks for it there.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { negotiate } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors.ts";
+import { DEMO_WALLET_PATH } from "./demo-wallet.ts";
 import type { PageNotFound } from "./errors.ts";
 
 export const WEB_ROOT = fileURLToPath(new URL("../../../../web/dist/", import.meta.url));
@@ -39,15 +42,31 @@ export function wantsPage(method: string, path: string, accept: string | undefin
   return negotiate(accept, ["application/json", "text/html"]) === "text/html";
 }
 
+/** The tag the page looks for (packages/web/src/wallet/demo.ts reads the same name). */
+export const DEMO_WALLET_META = `<meta name="namereg-demo-wallet" content="${DEMO_WALLET_PATH}">`;
+
+export interface WebPageOptions {
+  /** The built app; default packages/web/dist. */
+  readonly root?: string;
+  /** `namereg dev`: index.html names the Demo wallet (DEMO_WALLET_META), so the page offers it. */
+  readonly demoWallet?: boolean;
+}
+
+/** index.html, read once at start; under `namereg dev` with the Demo wallet's tag added. */
+function pageOf(root: string, demoWallet: boolean): string {
+  const html = readFileSync(`${root}index.html`, "utf8");
+  return demoWallet ? html.replace("</head>", `  ${DEMO_WALLET_META}\n</head>`) : html;
+}
+
 /**
  * The not-found answer for browsers (installErrorHandling's `pageNotFound`): index.html, read once at start like
  * the registered files, sent with 404 so the app renders its "Page not found" page and crawlers see the status;
  * undefined when the app is not built.
  */
-export function webPageNotFound(root: string = WEB_ROOT): PageNotFound | undefined {
-  const file = `${root}index.html`;
-  if (!existsSync(file)) return undefined;
-  const html = readFileSync(file, "utf8");
+export function webPageNotFound(options: WebPageOptions = {}): PageNotFound | undefined {
+  const root = options.root ?? WEB_ROOT;
+  if (!existsSync(`${root}index.html`)) return undefined;
+  const html = pageOf(root, options.demoWallet === true);
   return (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? request.url;
     if (!wantsPage(request.method, path, request.headers.accept)) return undefined;
@@ -57,7 +76,8 @@ export function webPageNotFound(root: string = WEB_ROOT): PageNotFound | undefin
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
-export async function registerWebPage(app: FastifyInstance, root: string = WEB_ROOT): Promise<void> {
+export async function registerWebPage(app: FastifyInstance, options: WebPageOptions = {}): Promise<void> {
+  const root = options.root ?? WEB_ROOT;
   if (!existsSync(`${root}index.html`)) {
     // A checkout without `npm ci` (or with --ignore-scripts) has no built app: say how to get one, keep the API.
     app.log.warn({ root }, "web app not built (npm run build -w @namereg/web): / answers 503");
@@ -71,11 +91,13 @@ export async function registerWebPage(app: FastifyInstance, root: string = WEB_R
     );
     return;
   }
-  const pageNotFound = webPageNotFound(root);
+  const page = pageOf(root, options.demoWallet === true);
+  const pageNotFound = webPageNotFound(options);
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
-    index: "index.html",
+    // `/` is one of the page addresses below (the file may carry the Demo wallet's tag), not the file as it is.
+    index: false,
     cacheControl: false,
     // @fastify/static 10 hands the Fastify reply here (its types still say ServerResponse).
     setHeaders: (reply: unknown, path: string) => {
@@ -85,14 +107,14 @@ export async function registerWebPage(app: FastifyInstance, root: string = WEB_R
       );
     },
   });
-  for (const url of WEB_ROUTES)
+  for (const url of ["/", ...WEB_ROUTES])
     app.get(url, { schema: { hide: true } }, async (request, reply) => {
       // `/name/` matches `/name/:name` with an empty name: that is no page of the app.
       if (Object.values(request.params as Record<string, string>).includes("")) {
-        const page = pageNotFound?.(request, reply);
-        if (page === undefined) throw new ApiError("not_found");
-        return page;
+        const notFound = pageNotFound?.(request, reply);
+        if (notFound === undefined) throw new ApiError("not_found");
+        return notFound;
       }
-      return reply.header("cache-control", "no-cache").sendFile("index.html", root);
+      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(page);
     });
 }

@@ -1,6 +1,13 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { describeDevnet, type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
+import {
+  DEMO_ROLE_NOTES,
+  type DemoRole,
+  describeDevnet,
+  type NamingDevnet,
+  startNamingDevnet,
+} from "@namereg/devnet";
+import type { DemoWallet } from "../../api/plugins/demo-wallet.ts";
 import type { Env } from "../../config/index.ts";
 import { DataDirInUseError, dataDirHolder } from "../../db/data-dir-claim.ts";
 import { type DevFeatures, devFeatures } from "../dev-features.ts";
@@ -46,33 +53,54 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     ...features.env,
   };
   try {
-    await startCommand(devEnv, "dev", async (url) => {
-      // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
-      // SEP-10 session per owner and the console route.
-      try {
-        await seedDemo({ apiUrl: url, devnet });
-      } catch (err) {
-        console.error(
-          `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
-        );
-      }
-      try {
-        if (features.market) await seedDemoListing({ apiUrl: url, devnet });
-      } catch (err) {
-        console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
-      }
-      try {
-        if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
-      } catch (err) {
-        console.error(
-          `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
-        );
-      }
-      console.log(banner(url, devnet, features));
-    });
+    await startCommand(
+      devEnv,
+      "dev",
+      async (url) => {
+        // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
+        // SEP-10 session per owner and the console route.
+        try {
+          await seedDemo({ apiUrl: url, devnet });
+        } catch (err) {
+          console.error(
+            `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
+          );
+        }
+        try {
+          if (features.market) await seedDemoListing({ apiUrl: url, devnet });
+        } catch (err) {
+          console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
+        }
+        try {
+          if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
+        } catch (err) {
+          console.error(
+            `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
+          );
+        }
+        console.log(banner(url, devnet, features));
+      },
+      { demoWallet: demoWalletOf(devnet) },
+    );
   } finally {
     await devnet.stop();
   }
+}
+
+/**
+ * The accounts the web app's Demo wallet offers: the demo's people, whose keys the banner prints. The escrow and
+ * billing accounts are the service's own (dev signs payouts with the escrow's key), not someone to act as.
+ */
+export function demoWalletOf(devnet: Pick<NamingDevnet, "demo" | "networkPassphrase">): DemoWallet {
+  const accounts = Object.entries(devnet.demo?.accounts ?? {})
+    .filter(([role]) => role !== "escrow" && role !== "billing")
+    .map(([role, keys]) => ({
+      role,
+      note: DEMO_ROLE_NOTES[role as DemoRole] ?? "",
+      account: keys.publicKey,
+      secret: keys.secret,
+    }));
+  return { networkPassphrase: devnet.networkPassphrase, accounts };
 }
 
 /** The environment that points namereg at a naming devnet's contracts. */

@@ -2,7 +2,7 @@
 // and the API listener the serving commands start.
 import { type Logger, pino } from "pino";
 import { coalescedHead } from "../../api/chain-head.ts";
-import { type App, buildApp } from "../../api/index.ts";
+import { type App, type AppDeps, buildApp } from "../../api/index.ts";
 import { loggerOptions } from "../../api/logger.ts";
 import { ChainClient } from "../../chain/chain-client.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
@@ -34,7 +34,14 @@ export async function openRuntime(
   return { config, logger, database };
 }
 
-export async function startApi(rt: Runtime, metrics?: ServiceMetrics): Promise<{ app: App; url: string }> {
+/** What a command adds to the app beyond its configuration: `namereg dev`'s Demo wallet. */
+export type ApiExtras = Pick<AppDeps, "demoWallet">;
+
+export async function startApi(
+  rt: Runtime,
+  metrics?: ServiceMetrics,
+  extras: ApiExtras = {},
+): Promise<{ app: App; url: string }> {
   const { config } = rt;
   const rpc =
     config.chain.rpcUrl === null ? null : new RpcClient(config.chain.rpcUrl, { retries: 0, timeoutMs: 2000 });
@@ -43,6 +50,7 @@ export async function startApi(rt: Runtime, metrics?: ServiceMetrics): Promise<{
     config,
     db: rt.database,
     logger: rt.logger,
+    ...extras,
     ...(metrics === undefined ? {} : { metrics }),
     ...(rpc === null ? {} : { chain: coalescedHead({ head: () => rpc.getLatestLedger() }) }),
     ...(rpcUrl === null || networkPassphrase === null

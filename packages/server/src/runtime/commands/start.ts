@@ -4,7 +4,7 @@ import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { openRuntime, startApi } from "./runtime.ts";
+import { type ApiExtras, openRuntime, startApi } from "./runtime.ts";
 import { untilSignal } from "./until-signal.ts";
 
 /** API and indexer in one process (the single-machine deployment). */
@@ -12,6 +12,8 @@ export async function startCommand(
   env?: Env,
   role: Role = "start",
   onReady?: (url: string) => void | Promise<void>,
+  /** What only `namereg dev` adds to the app: the Demo wallet. */
+  extras: ApiExtras = {},
 ): Promise<void> {
   const rt = await openRuntime(role, env);
   const { signal, done } = untilSignal();
@@ -21,7 +23,7 @@ export async function startCommand(
   }
   // One registry for the process: the API serves what the in-process indexer counts.
   const metrics = new ServiceMetrics();
-  const { app, url } = await startApi(rt, metrics);
+  const { app, url } = await startApi(rt, metrics, extras);
   rt.logger.info({ url }, "API listening");
   const indexing = runIndexerProcess({
     config: rt.config,

@@ -1,0 +1,492 @@
+// The console in a real browser: Debian's Chromium driven by playwright-core against an app wired as `namereg dev`
+// wires it (the demo devnet, indexed; live reads, prepare and submit over the devnet's RPC; the Demo wallet with the
+// demo accounts of runtime/commands/dev.ts). A person signs in with the Demo wallet as alice, the holder of
+// alice.acme (subnames are the parent holder's to create: docs/api.md, docs/contracts.md "Registrar"), creates a
+// subname by reviewing the transaction in words and signing it, and removes it again; each result is checked through
+// the API and on the chain itself. axe-core finds no serious or critical violation, no page logs an error, and
+// nothing is fetched from another origin. Then `namereg serve`, a real process: no Demo wallet, on the page or at
+// its address.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { demoKeypair, Wallet } from "@namereg/devnet";
+import { LookupFns, nameNode, RegistrarFns, ResolverFns } from "@namereg/protocol";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signalGroup, spawnInGroup } from "../../../test/fixtures/child-processes.ts";
+import { testConfig } from "../../../test/fixtures/config.ts";
+import { type IndexedDemoChain, indexDemo } from "../../../test/fixtures/demo.ts";
+import { freePort } from "../../../test/fixtures/free-port.ts";
+import { ChainClient } from "../../chain/chain-client.ts";
+import { RpcClient } from "../../chain/rpc-client.ts";
+import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
+import { type App, buildApp } from "../app.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+/**
+ * This app runs without the marketplace: the namespace page's listing read is refused (409 market_disabled), which
+ * the page states as a fact and Chromium logs as a failed load.
+ */
+const MARKET_OFF = ["/v1/market/listings"];
+/** `namereg serve` on an empty in-memory database listens within seconds; ×4 for a loaded, slower machine. */
+const SERVE_BOUND_MS = 60_000;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+describe("the console in Chromium, with the Demo wallet of a dev app", () => {
+  let chain: IndexedDemoChain;
+  let app: App;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  /** Errors the page logged since the last check; requests it made to any origin but the app's. */
+  let consoleErrors: string[] = [];
+  let foreign: string[] = [];
+  let wallet: Wallet;
+  const alice = demoKeypair("alice").publicKey();
+  const bob = demoKeypair("bob").publicKey();
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
+      );
+    chain = await indexDemo("pglite");
+    const { devnet } = chain;
+    // Ledgers close on their own, as under `namereg dev`, so a submitted transaction is included.
+    devnet.setCloseInterval(250);
+    wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
+    const rpc = new RpcClient(devnet.rpcUrl, { retries: 0 });
+    app = await buildApp({
+      config: testConfig({
+        RPC_URL: devnet.rpcUrl,
+        NETWORK_PASSPHRASE: devnet.networkPassphrase,
+        ...contractEnv(devnet),
+      }),
+      db: chain.database,
+      redis: null,
+      chain: { head: () => rpc.getLatestLedger() },
+      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
+      demoWallet: demoWalletOf(devnet),
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    watch(page);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await chain?.database.close();
+    await chain?.devnet.stop();
+  });
+
+  beforeEach(async () => {
+    // Each test starts signed out, whatever the one before it left (the session lives in sessionStorage).
+    await page.goto(`${base}/`);
+    await page.evaluate(() => sessionStorage.clear());
+    consoleErrors = [];
+    foreign = [];
+  });
+
+  /** Collects the page's errors, and refuses (and records) every request beyond the origin that served it. */
+  function watch(p: Page): void {
+    p.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
+    });
+    p.on("pageerror", (error) => consoleErrors.push(String(error)));
+    void p.route("**/*", (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === "127.0.0.1") return route.continue();
+      foreign.push(url.href);
+      return route.abort("blockedbyclient");
+    });
+  }
+
+  /** axe-core at phone width and at 1280 px, nothing wider than the screen, nothing logged but `refusals`. */
+  async function check(name: string, refusals: readonly string[] = [], p: Page = page): Promise<void> {
+    for (const width of [390, 1280]) {
+      await p.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await p.addScriptTag({ path: AXE });
+      const violations = await p.evaluate(async () => {
+        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
+          .axe;
+        return (await axe.run()).violations;
+      });
+      const serious = violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+      expect(serious, `${name} at ${width} px`).toEqual([]);
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
+    }
+    await p.setViewportSize({ width: 390, height: 844 });
+    const unexpected = consoleErrors.filter(
+      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
+    );
+    expect(unexpected, name).toEqual([]);
+    expect(foreign, `${name} reached beyond the origin`).toEqual([]);
+  }
+
+  const focused = (p: Page = page) =>
+    p.evaluate(() => {
+      const active = document.activeElement;
+      return active === null ? "" : (active as HTMLElement).innerText.trim();
+    });
+
+  async function signInAs(role: string): Promise<void> {
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
+    await dialog.waitFor();
+    await dialog.getByLabel("Act as").selectOption(role);
+    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
+    await page.getByRole("region", { name: "Wallet session" }).waitFor();
+  }
+
+  async function signOut(): Promise<void> {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+  }
+
+  /** The child as the registrar contract itself stores it, and what the lookup contract resolves its name to. */
+  async function onChain(child: string) {
+    const { registrar } = chain.devnet.demo?.namespaces.acme ?? { registrar: "" };
+    const stored = await wallet.read(alice, registrar, RegistrarFns.subname, { label: "alice", child });
+    const resolved = await wallet.read(alice, chain.devnet.contracts.lookup, LookupFns.lookup, {
+      name: `${child}.alice.acme`,
+    });
+    return { stored, resolved };
+  }
+
+  const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
+
+  const subnameFromApi = async (child: string) =>
+    (await app.inject({ url: `/v1/subnames/acme/alice/${child}` })).json() as {
+      record: { exists: boolean; active: boolean; address: string } | null;
+    };
+
+  it("as alice, the holder of alice.acme, creates a subname with the Demo wallet and removes it again", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    await page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) }).waitFor();
+    // Before signing in, the page says who may change subnames and offers no controls.
+    await page.getByText("The holder of alice.acme can create and remove its subnames").waitFor();
+    expect(await page.getByRole("button", { name: "Create subname" }).count()).toBe(0);
+
+    await signInAs("alice");
+    const who = page.getByRole("region", { name: "Wallet session" }).getByRole("link");
+    expect(await who.getAttribute("href")).toBe(`/account/${alice}`);
+    expect(await who.innerText()).toBe(`${alice.slice(0, 4)}…${alice.slice(-4)}`);
+    expect(await page.getByRole("region", { name: "Wallet session" }).innerText()).toContain(
+      "Demo wallet (alice)",
+    );
+    // Focus moved from the closed dialog to who is signed in.
+    expect(await focused()).toBe(await who.innerText());
+    await check("signed in as alice");
+
+    // Create shop.alice.acme paying to bob: the review says what will be signed, from the verified envelope.
+    await page.getByLabel("New subname").fill("shop");
+    await page.getByLabel("Pays to").fill(bob);
+    await page.getByRole("button", { name: "Create subname" }).click();
+    const review = page.getByRole("region", { name: "Review: Create subname shop.alice.acme" });
+    await review.waitFor();
+    expect(await focused()).toBe("Review: Create subname shop.alice.acme");
+    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    expect(lines(await term("What it does"))).toEqual([
+      `Create subname shop.alice.acme pointing to ${bob}.`,
+      "Parent alice.acme at generation 1; a first creation of this subname.",
+    ]);
+    const registrar = chain.devnet.demo?.namespaces.acme.registrar;
+    expect(await term("Contract")).toBe(`the registrar of namespace acme (${registrar})`);
+    expect(await term("Function")).toBe("create_subname");
+    expect(await term("Network")).toBe(`a local network (“${chain.devnet.networkPassphrase}”)`);
+    expect(await term("Signed by")).toBe(alice);
+    expect(await term("Fee (at most)")).toMatch(/^0\.\d+ XLM$/);
+    const until = Date.parse(await term("Valid until"));
+    expect(until - Date.now()).toBeGreaterThan(5 * 60_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    await check("review of a subname creation");
+
+    await review.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    const done = page.getByRole("status").filter({ hasText: "Done: Create subname shop.alice.acme." });
+    await done.waitFor();
+    const [said, hash] = lines(await done.innerText());
+    expect(said).toMatch(/^Done: Create subname shop\.alice\.acme\. Included in ledger \d+\.$/);
+    expect(hash).toMatch(/^Transaction [0-9a-f]{64}$/);
+    // The hash is a link to the transaction's page.
+    const txHash = hash?.slice("Transaction ".length) ?? "";
+    expect(await done.getByRole("link", { name: txHash }).getAttribute("href")).toBe(`/tx/${txHash}`);
+    // The result takes the focus, for a screen reader to read it.
+    expect(await focused()).toBe(await done.innerText());
+    // The API (a live read of the registrar) and the chain itself agree: the subname pays to bob.
+    expect((await subnameFromApi("shop")).record).toMatchObject({ exists: true, active: true, address: bob });
+    const created = await onChain("shop");
+    expect(created.stored).toMatchObject({ exists: true, address: bob });
+    expect(created.resolved?.address).toBe(bob);
+    // The page read its subnames again: the new one is listed, and may be removed.
+    const listed = page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) });
+    await listed.locator("tr", { hasText: "shop.alice.acme" }).waitFor();
+    expect(await listed.locator("tr", { hasText: "shop.alice.acme" }).locator("td").nth(1).innerText()).toBe(
+      "active",
+    );
+    await check("after creating a subname");
+
+    await page.getByRole("button", { name: "Close" }).click();
+    await page.getByRole("button", { name: "Remove shop.alice.acme" }).click();
+    const removal = page.getByRole("region", { name: "Review: Remove subname shop.alice.acme" });
+    await removal.waitFor();
+    const does = await removal.locator("dt", { hasText: "What it does" }).locator("+ dd").innerText();
+    expect(lines(does)).toEqual([
+      "Remove subname shop.alice.acme: it stops resolving.",
+      "Parent alice.acme at generation 1; the subname's generation 1.",
+    ]);
+    expect(await removal.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
+      "remove_subname",
+    );
+    await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page.getByRole("status").filter({ hasText: "Done: Remove subname shop.alice.acme." }).waitFor();
+    expect((await subnameFromApi("shop")).record).toMatchObject({ exists: false, active: false });
+    const removed = await onChain("shop");
+    expect(removed.stored).toMatchObject({ exists: false });
+    expect(removed.resolved).toBeNull();
+    await check("after removing a subname");
+    await signOut();
+  });
+
+  it("says in words why a change was refused: a subname that exists already", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    await signInAs("alice");
+    await page.getByLabel("New subname").fill("pay");
+    await page.getByRole("button", { name: "Create subname" }).click();
+    const refused = page.locator('.action [data-code="name_taken"]');
+    await refused.waitFor();
+    expect(await refused.locator("p").first().innerText()).toBe("That name is already taken.");
+    // Nothing was signed: the page refused at the prepare step, and says so where the focus now is.
+    expect(await focused()).toContain("That name is already taken.");
+    await check("a refused subname", ["/subnames/prepare"]);
+    await signOut();
+  });
+
+  it("shows another account no subname controls, and signing out ends the session at the service", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    await signInAs("bob");
+    await page.getByText("The holder of alice.acme can create and remove its subnames").waitFor();
+    expect(await page.getByRole("button", { name: "Create subname" }).count()).toBe(0);
+    const token = await page.evaluate(
+      () => (JSON.parse(sessionStorage.getItem("namereg.session") ?? "{}") as { token?: string }).token,
+    );
+    const policy = () =>
+      app.inject({
+        method: "POST",
+        url: "/console/subname-policy/prepare",
+        headers: { authorization: `Bearer ${token}`, "x-service-namespace": "acme" },
+        payload: { namespace: "acme", policy: "enabled" },
+      });
+    // The session is live (bob is signed in, and not acme's owner) …
+    expect((await policy()).json()).toMatchObject({ error: "not_namespace_owner" });
+    await signOut();
+    // … and revoked once he signs out.
+    expect((await policy()).json()).toMatchObject({ error: "unauthorized" });
+    expect(await page.evaluate(() => sessionStorage.getItem("namereg.session"))).toBeNull();
+  });
+
+  it("offers the kit's browser wallets, says which are not installed, and fetches nothing from elsewhere", async () => {
+    await page.goto(`${base}/`);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
+    const wallets = dialog.getByRole("region", { name: "Browser wallets" });
+    await wallets.getByRole("list").waitFor();
+    // No extension in this Chromium: Freighter is offered as a link to get it; Albedo, a web wallet, can be used.
+    expect(await wallets.innerText()).toContain("Freighter is not installed in this browser");
+    expect(await wallets.getByRole("button", { name: "Albedo" }).count()).toBe(1);
+    expect(await dialog.getByRole("group", { name: "Demo wallet (namereg dev only)" }).count()).toBe(1);
+    await check("sign-in dialog");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await focused()).toBe("Sign in");
+  });
+
+  it("as alice sets alice.acme's bitcoin address and removes it again", async () => {
+    const btc = "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+    const acme = chain.devnet.demo?.namespaces.acme;
+    const fromApi = async () =>
+      (
+        (await app.inject({ url: "/v1/chain-address/acme/alice/bitcoin" })).json() as {
+          address: string | null;
+        }
+      ).address;
+    const fromChain = () =>
+      wallet.read(alice, acme?.resolver ?? "", ResolverFns.chain_address, {
+        node: nameNode("alice", "acme"),
+        network: "bitcoin",
+      });
+    await page.goto(`${base}/name/alice.acme`);
+    await signInAs("alice");
+    const addresses = page.getByRole("region", { name: "Network addresses" });
+    await addresses.getByText("bitcoin: none").waitFor();
+    await addresses.getByLabel("Network", { exact: true }).selectOption("bitcoin");
+    await addresses.getByLabel("Address on that network").fill(btc);
+    await addresses.getByRole("button", { name: "Set address" }).click();
+    const review = page.getByRole("region", { name: "Review: Set the bitcoin address of alice.acme" });
+    await review.waitFor();
+    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    expect(await term("What it does")).toBe(`Set the bitcoin address of alice.acme to ${btc}.`);
+    expect(await term("Contract")).toBe(`the resolver of namespace acme (${acme?.resolver})`);
+    expect(await term("Function")).toBe("set_chain_address");
+    await check("review of a network address");
+    await review.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Set the bitcoin address of alice.acme." })
+      .waitFor();
+    expect(await fromApi()).toBe(btc);
+    expect(await fromChain()).toBe(btc);
+    await addresses.getByText(`bitcoin: ${btc}`).waitFor();
+
+    await page.getByRole("button", { name: "Close" }).click();
+    await addresses.getByRole("button", { name: "Remove the bitcoin address" }).click();
+    const removal = page.getByRole("region", { name: "Review: Remove the bitcoin address of alice.acme" });
+    await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Remove the bitcoin address of alice.acme." })
+      .waitFor();
+    expect(await fromApi()).toBeNull();
+    expect(await fromChain()).toBeNull();
+    await addresses.getByText("bitcoin: none").waitFor();
+    await check("after removing a network address");
+  });
+
+  it("as acme, the namespace's owner, changes the subname policy and the networks through the console, and back", async () => {
+    const acme = chain.devnet.demo?.namespaces.acme;
+    const apiPolicy = async () =>
+      ((await app.inject({ url: "/v1/subname-policy/acme" })).json() as { policy: string }).policy;
+    const apiNetworks = async () =>
+      ((await app.inject({ url: "/v1/chain-policy/acme" })).json() as { networks: string[] }).networks;
+    const owner = demoKeypair("acme").publicKey();
+    await page.goto(`${base}/namespace/acme`);
+    await signInAs("acme");
+    const console_ = page.getByRole("region", { name: "Owner console" });
+    await console_.waitFor();
+
+    const changePolicy = async (to: string, words: string) => {
+      await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();
+      await console_.getByRole("button", { name: "Change subname policy" }).click();
+      const review = page.getByRole("region", { name: `Review: Set the subname policy of acme to ${to}` });
+      await review.waitFor();
+      const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+      expect(await term("What it does")).toBe(`Set the subname policy of namespace acme to ${to}: ${words}.`);
+      expect(await term("Contract")).toBe(`the registrar of namespace acme (${acme?.registrar})`);
+      expect(await term("Function")).toBe("set_subname_policy");
+      expect(await term("Signed by")).toBe(owner);
+      await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: `Done: Set the subname policy of acme to ${to}.` })
+        .waitFor();
+      await page.getByRole("button", { name: "Close" }).click();
+    };
+    await changePolicy("creation-disabled", "no new subnames; existing ones keep resolving");
+    expect(await apiPolicy()).toBe("creation-disabled");
+    const onChainPolicy = () => wallet.read(owner, acme?.registrar ?? "", RegistrarFns.subname_policy, {});
+    expect((await onChainPolicy()).policy).toBe("creation_disabled");
+    await console_.getByText("Subname policy (now creation-disabled)").waitFor();
+    await changePolicy("enabled", "holders may create and remove subnames of their names");
+    expect(await apiPolicy()).toBe("enabled");
+    expect((await onChainPolicy()).policy).toBe("enabled");
+
+    const changeNetworks = async (solana: boolean, lines_: string[]) => {
+      await console_.getByRole("checkbox", { name: "solana" }).setChecked(solana);
+      await console_.getByRole("button", { name: "Change networks" }).click();
+      const review = page.getByRole("region", { name: "Review: Set the networks of acme" });
+      await review.waitFor();
+      const does = await review.locator("dt", { hasText: "What it does" }).locator("+ dd").innerText();
+      expect(lines(does)).toEqual(lines_);
+      expect(await review.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
+        "set_chain_policy",
+      );
+      await check("review of a chain policy", MARKET_OFF);
+      await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
+      await page.getByRole("status").filter({ hasText: "Done: Set the networks of acme." }).waitFor();
+      await page.getByRole("button", { name: "Close" }).click();
+    };
+    const onChainNetworks = () => wallet.read(owner, acme?.resolver ?? "", ResolverFns.chain_policy, {});
+    await changeNetworks(true, [
+      "Allow network addresses on ethereum, bitcoin, solana in namespace acme.",
+      "Addresses on any other network stop resolving.",
+    ]);
+    expect(await apiNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
+    expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
+    await changeNetworks(false, [
+      "Allow network addresses on ethereum, bitcoin in namespace acme.",
+      "Addresses on any other network stop resolving.",
+    ]);
+    expect(await apiNetworks()).toEqual(["ethereum", "bitcoin"]);
+    expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin"]);
+    await check("owner console", MARKET_OFF);
+  });
+
+  it("`namereg serve` has no Demo wallet: 404 at its address, and the page neither offers nor asks for it", async () => {
+    const port = await freePort();
+    const serve = spawnInGroup(process.execPath, [CLI, "serve"], {
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: "memory://",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SESSION_SECRET: "x".repeat(40),
+        HOME_DOMAIN: "names.example.com",
+        LOG_LEVEL: "info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let output = "";
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve did not listen: ${output}`)), SERVE_BOUND_MS);
+        const collect = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes("API listening")) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        serve.stdout?.on("data", collect);
+        serve.stderr?.on("data", collect);
+        serve.once("exit", (code) => reject(new Error(`serve exited (${code}): ${output}`)));
+      });
+      const served = `http://127.0.0.1:${port}`;
+      const demo = await fetch(`${served}/dev/demo-wallet`);
+      expect(demo.status).toBe(404);
+      expect(await demo.json()).toMatchObject({ error: "not_found" });
+
+      const other = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      watch(other);
+      const asked: string[] = [];
+      other.on("request", (request) => asked.push(new URL(request.url()).pathname));
+      await other.goto(`${served}/`);
+      await other.getByRole("button", { name: "Sign in", exact: true }).click();
+      const dialog = other.getByRole("dialog", { name: "Sign in with a wallet" });
+      await dialog.getByRole("region", { name: "Browser wallets" }).getByRole("list").waitFor();
+      expect(await dialog.innerText()).not.toContain("Demo wallet");
+      expect(asked.filter((path) => path.startsWith("/dev/"))).toEqual([]);
+      await check("sign-in dialog of namereg serve", [], other);
+      await other.close();
+    } finally {
+      const exited = new Promise((resolve) => serve.once("exit", resolve));
+      if (serve.exitCode === null && serve.signalCode === null) {
+        signalGroup(serve, "SIGTERM");
+        await exited;
+      }
+    }
+  }, 120_000);
+});

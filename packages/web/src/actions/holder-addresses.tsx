@@ -1,0 +1,134 @@
+// A name page's network addresses for the name's holder: each network the namespace allows with the name's address
+// there (read live), a form to set one and a button to remove each, through the action flow. Shown only to the
+// signed-in holder of a name in a namespace with a resolver.
+//
+// Use: `<HolderAddresses name="alice.acme" namespace="acme" label="alice" holder={record.holder} />` on the name page.
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../api.ts";
+import { ErrorNote, Mono, useLoad } from "../ui.tsx";
+import { useSession } from "../wallet/session.ts";
+import type { LoadAction } from "./action.ts";
+import { ActionFlow } from "./action-flow.tsx";
+
+/** The allowed networks and the name's address on each, or null when the namespace has no resolver. */
+async function addresses(namespace: string, label: string) {
+  const path = { path: { namespace } };
+  const info = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: path }));
+  if (info.resolverId === null) return null;
+  const { networks } = await unwrap(api.GET("/v1/chain-policy/{namespace}", { params: path }));
+  return Promise.all(
+    networks.map(async (network) => {
+      const at = await unwrap(
+        api.GET("/v1/chain-address/{namespace}/{name}/{network}", {
+          params: { path: { namespace, name: label, network } },
+        }),
+      );
+      return { network, address: at.address };
+    }),
+  );
+}
+
+export function HolderAddresses(props: {
+  readonly name: string;
+  readonly namespace: string;
+  readonly label: string;
+  readonly holder: string;
+}): JSX.Element | null {
+  const session = useSession();
+  const [read, setRead] = useState(0);
+  const holder = session?.account === props.holder;
+  const loaded = useLoad(`addr:${props.name}:${holder}:${read}`, () =>
+    holder ? addresses(props.namespace, props.label) : Promise.resolve(null),
+  );
+  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
+  const [network, setNetwork] = useState("");
+  const [address, setAddress] = useState("");
+  if (!holder) return null;
+  // The last list read stays on screen while the next one loads, and so does the flow that changed it.
+  const current = loaded.state === "ok" ? loaded.value : null;
+  if (loaded.state === "ok" && current === null && run === null) return null;
+  const chosen = network === "" ? (current?.[0]?.network ?? "") : network;
+  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
+  const busy = run !== null;
+  return (
+    <section class="manage" aria-labelledby="manage-addresses-title">
+      <h3 id="manage-addresses-title">Network addresses</h3>
+      {loaded.state === "error" ? <ErrorNote error={loaded.error} /> : null}
+      {loaded.state === "loading" ? <p class="hint">Loading…</p> : null}
+      {current === null ? null : current.length === 0 ? (
+        <p>The namespace allows no network addresses.</p>
+      ) : (
+        <>
+          <ul class="plain-list" aria-label="Addresses on other networks">
+            {current.map((c) => (
+              <li key={c.network} class="row">
+                <span>
+                  {c.network}: {c.address === null ? "none" : <Mono>{c.address}</Mono>}
+                </span>
+                {c.address === null ? null : (
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={busy}
+                    onClick={() =>
+                      start(() =>
+                        import("./chain-addresses.ts").then((m) =>
+                          m.setChainAddress(props.name, c.network, null),
+                        ),
+                      )
+                    }
+                  >
+                    Remove the {c.network} address
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              const to = address.trim();
+              if (chosen === "" || to === "") return;
+              start(() =>
+                import("./chain-addresses.ts").then((m) => m.setChainAddress(props.name, chosen, to)),
+              );
+            }}
+          >
+            <label for="address-network">Network</label>
+            <select id="address-network" value={chosen} onChange={(e) => setNetwork(e.currentTarget.value)}>
+              {current.map((c) => (
+                <option value={c.network} key={c.network}>
+                  {c.network}
+                </option>
+              ))}
+            </select>
+            <label for="address-value">Address on that network</label>
+            <input
+              id="address-value"
+              required
+              autocomplete="off"
+              spellcheck={false}
+              class="mono"
+              value={address}
+              onInput={(e) => setAddress(e.currentTarget.value)}
+            />
+            <p class="row">
+              <button type="submit" disabled={busy}>
+                Set address
+              </button>
+            </p>
+          </form>
+        </>
+      )}
+      {run === null ? null : (
+        <ActionFlow
+          key={run.n}
+          load={run.load}
+          onDone={() => setRead((n) => n + 1)}
+          onClose={() => setRun(null)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+// A namespace page's policy controls for its owner: the subname policy (enabled, creation-disabled, suspended) and
+// the networks names may carry addresses on, each changed through the action flow with the owner's console
+// session. Read only for someone signed in; the owner is read live (GET /v1/subname-policy), and another account
+// reads one line saying who can.
+//
+// Use: `<OwnerPolicies namespace="acme" />` on the namespace page.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { api, unwrap } from "../api.ts";
+import { ErrorNote, useLoad } from "../ui.tsx";
+import { useSession } from "../wallet/session.ts";
+import type { LoadAction } from "./action.ts";
+import { ActionFlow } from "./action-flow.tsx";
+import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
+
+async function policies(namespace: string) {
+  const path = { path: { namespace } };
+  // Whether it has a resolver, from the mirror, so a namespace without one is not asked for its networks.
+  const info = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: path }));
+  const subnames = await unwrap(api.GET("/v1/subname-policy/{namespace}", { params: path }));
+  const networks =
+    info.resolverId === null
+      ? null
+      : (await unwrap(api.GET("/v1/chain-policy/{namespace}", { params: path }))).networks;
+  return { owner: subnames.owner, policy: subnames.policy, networks };
+}
+
+export function OwnerPolicies({ namespace }: { readonly namespace: string }): JSX.Element | null {
+  const session = useSession();
+  const [read, setRead] = useState(0);
+  // Read only for someone signed in: the controls are for the owner, the live reads cost the chain a call each.
+  const signedIn = session !== null;
+  const loaded = useLoad(`pol:${namespace}:${signedIn}:${read}`, () =>
+    signedIn ? policies(namespace) : Promise.resolve(null),
+  );
+  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
+  const [policy, setPolicy] = useState<string | null>(null);
+  const [networks, setNetworks] = useState<readonly string[] | null>(null);
+  // The last answer stays on screen while the next loads, and so does the flow that changed it.
+  const [last, setLast] = useState<Awaited<ReturnType<typeof policies>> | null>(null);
+  useEffect(() => {
+    if (loaded.state === "ok") setLast(loaded.value);
+  }, [loaded]);
+  if (!signedIn) return null;
+  if (loaded.state === "error" && last === null)
+    // A namespace without subnames (or a read the chain refused) is said by the page above; nothing to change.
+    return loaded.error.code === "subnames_unsupported" ? null : <ErrorNote error={loaded.error} />;
+  if (last === null) return null;
+  if (session?.account !== last.owner)
+    return (
+      <p class="hint">
+        The owner of namespace {namespace} can change its subname policy and networks here after signing in
+        with their wallet.
+      </p>
+    );
+  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
+  const busy = run !== null;
+  const chosenPolicy = policy ?? last.policy;
+  const chosenNetworks = networks ?? last.networks ?? [];
+  return (
+    <section class="manage" aria-labelledby="owner-policies-title">
+      <h2 id="owner-policies-title">Owner console</h2>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          start(() => import("./policies.ts").then((m) => m.setSubnamePolicy(namespace, chosenPolicy)));
+        }}
+      >
+        <fieldset>
+          <legend>Subname policy (now {last.policy})</legend>
+          {Object.entries(POLICY_WORDS).map(([value, words]) => (
+            <label class="choice" key={value}>
+              <input
+                type="radio"
+                name="subname-policy"
+                value={value}
+                checked={chosenPolicy === value}
+                onChange={() => setPolicy(value)}
+              />{" "}
+              {value}: <span class="hint">{words}</span>
+            </label>
+          ))}
+          <p class="row">
+            <button type="submit" disabled={busy || chosenPolicy === last.policy}>
+              Change subname policy
+            </button>
+          </p>
+        </fieldset>
+      </form>
+      {last.networks === null ? null : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            const list = CHAIN_NETWORKS.filter((n) => chosenNetworks.includes(n));
+            start(() => import("./policies.ts").then((m) => m.setChainPolicy(namespace, list)));
+          }}
+        >
+          <fieldset>
+            <legend>Networks names may carry addresses on (now {last.networks.join(", ") || "none"})</legend>
+            {CHAIN_NETWORKS.map((n) => (
+              <label class="choice" key={n}>
+                <input
+                  type="checkbox"
+                  name="networks"
+                  value={n}
+                  checked={chosenNetworks.includes(n)}
+                  onChange={(e) =>
+                    setNetworks(
+                      e.currentTarget.checked
+                        ? [...chosenNetworks, n]
+                        : chosenNetworks.filter((other) => other !== n),
+                    )
+                  }
+                />{" "}
+                {n}
+              </label>
+            ))}
+            <p class="row">
+              <button type="submit" disabled={busy}>
+                Change networks
+              </button>
+            </p>
+          </fieldset>
+        </form>
+      )}
+      {run === null ? null : (
+        <ActionFlow
+          key={run.n}
+          load={run.load}
+          onDone={() => {
+            setPolicy(null);
+            setNetworks(null);
+            setRead((n) => n + 1);
+          }}
+          onClose={() => setRun(null)}
+        />
+      )}
+    </section>
+  );
+}
