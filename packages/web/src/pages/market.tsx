@@ -1,5 +1,7 @@
 // The marketplace: the listings, and per namespace its listing and past sales.
 import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { BuyerPanel } from "../actions/buyer-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
 import { AccountLink, Defs, ErrorNote, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
@@ -38,11 +40,13 @@ export function MarketPage(): JSX.Element {
 }
 
 export function ListingPage({ namespace }: { readonly namespace: string }): JSX.Element {
-  const listings = useLoad("listings", loadListings);
-  const info = useLoad(`ns:${namespace}`, () =>
+  // Read again after the buyer's deposit or acceptance (BuyerPanel): the owner and the sales change.
+  const [read, setRead] = useState(0);
+  const listings = useLoad(`listings:${read}`, loadListings);
+  const info = useLoad(`ns:${namespace}:${read}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
   );
-  const sales = useLoad(`sales:${namespace}`, async () => {
+  const sales = useLoad(`sales:${namespace}:${read}`, async () => {
     const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
     return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
   });
@@ -74,14 +78,17 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           const l = m.listings.find((x) => x.namespace === namespace);
           if (l === undefined) return <p>{namespace} is not listed for sale.</p>;
           return (
-            <Defs
-              items={[
-                ["Price", `${l.priceXlm} XLM`],
-                ["Market fee", `${l.feeBps / 100} %`],
-                ["Listed", l.listedAt],
-                ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
-              ]}
-            />
+            <>
+              <Defs
+                items={[
+                  ["Price", `${l.priceXlm} XLM`],
+                  ["Market fee", `${l.feeBps / 100} %`],
+                  ["Listed", l.listedAt],
+                  ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
+                ]}
+              />
+              <BuyerPanel listingId={l.id} namespace={namespace} onChanged={() => setRead((n) => n + 1)} />
+            </>
           );
         }}
       />
