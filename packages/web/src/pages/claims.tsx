@@ -123,9 +123,13 @@ export function ClaimsPage(): JSX.Element {
               claims={q.awarded}
               empty="No claim was awarded lately."
             />
-            <ClaimantPanel open={[...q.pending, ...q.objected]} onChanged={() => setRead((n) => n + 1)} />
           </>
         )}
+      />
+      {/* Outside the queue's section: reading the queue again must not unmount a running action. */}
+      <ClaimantPanel
+        open={queue.state === "ok" ? [...queue.value.pending, ...queue.value.objected] : []}
+        onChanged={() => setRead((n) => n + 1)}
       />
       <Quote />
     </Page>

@@ -1,6 +1,6 @@
 // The marketplace: the listings, and per namespace its listing and past sales.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { BuyerPanel } from "../actions/buyer-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
@@ -46,6 +46,14 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
   const info = useLoad(`ns:${namespace}:${read}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
   );
+  // The listing as first seen: the buyer's panel stays while the page reads again, and after the sale (when the
+  // listing has left the list) to show the acceptance's result.
+  const [seen, setSeen] = useState<string | null>(null);
+  useEffect(() => {
+    const l =
+      listings.state === "ok" ? listings.value.listings.find((x) => x.namespace === namespace) : undefined;
+    if (l !== undefined && seen === null) setSeen(l.id);
+  }, [listings.state]);
   const sales = useLoad(`sales:${namespace}:${read}`, async () => {
     const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
     return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
@@ -78,20 +86,20 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           const l = m.listings.find((x) => x.namespace === namespace);
           if (l === undefined) return <p>{namespace} is not listed for sale.</p>;
           return (
-            <>
-              <Defs
-                items={[
-                  ["Price", `${l.priceXlm} XLM`],
-                  ["Market fee", `${l.feeBps / 100} %`],
-                  ["Listed", l.listedAt],
-                  ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
-                ]}
-              />
-              <BuyerPanel listingId={l.id} namespace={namespace} onChanged={() => setRead((n) => n + 1)} />
-            </>
+            <Defs
+              items={[
+                ["Price", `${l.priceXlm} XLM`],
+                ["Market fee", `${l.feeBps / 100} %`],
+                ["Listed", l.listedAt],
+                ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
+              ]}
+            />
           );
         }}
       />
+      {seen === null ? null : (
+        <BuyerPanel listingId={seen} namespace={namespace} onChanged={() => setRead((n) => n + 1)} />
+      )}
       <h2>Owner</h2>
       <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
       <h2>Sales</h2>
