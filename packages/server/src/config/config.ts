@@ -91,6 +91,25 @@ export interface Config {
     /** Pause between billing watcher passes. */
     readonly pollMs: number;
   };
+  /** Hosted webhooks (docs/webhooks.md): who may be a target, the caps, and the deliverer's schedule. */
+  readonly webhooks: {
+    /** Plain http:// targets accepted (development); otherwise https:// only. */
+    readonly allowHttp: boolean;
+    /** Loopback, private, link-local and metadata addresses accepted as targets (development). */
+    readonly allowPrivateTargets: boolean;
+    /** Endpoints one namespace may register. */
+    readonly maxEndpoints: number;
+    /** Delivery attempts per minute for all of one namespace's endpoints together. */
+    readonly ratePerMinute: number;
+    /** Waits before each retry, in ms: the n-th retry waits `retryScheduleMs[n-1]`; after the last, given up. */
+    readonly retryScheduleMs: readonly number[];
+    /** An endpoint whose deliveries have failed for this long without a success is disabled. */
+    readonly disableAfterMs: number;
+    /** One attempt (connect, send, answer) ends after this. */
+    readonly timeoutMs: number;
+    /** Pause between the deliverer's passes when nothing woke it. */
+    readonly pollMs: number;
+  };
   readonly session: {
     readonly secret: string;
     /** True when SESSION_SECRET was unset and a per-process secret was made up. */
