@@ -8,4 +8,5 @@ export * from "./tables/billing.ts";
 export * from "./tables/claims.ts";
 export * from "./tables/market.ts";
 export * from "./tables/names.ts";
+export * from "./tables/outbox.ts";
 export * from "./tables/records.ts";

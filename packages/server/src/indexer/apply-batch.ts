@@ -1,18 +1,22 @@
 // The one way a page of events enters the mirror, for the live loop, the back-fill and dead-letter replays alike:
 // one database transaction holding the archive rows (keyed by event id, so a replay adds nothing), the
 // projections of the new events in chain order, dead letters, discovered contracts and their streams, what the
-// page does to coverage (the stream's position, or the gap a back-fill filled) and the changed-node notification
-// (delivered on commit). When fenced, the transaction first proves this process is still the writer. Either all
-// of it commits or none of it does, and only then does the in-memory view move on.
+// page does to coverage (the stream's position, or the gap a back-fill filled), the changed-node notification
+// (delivered on commit) and the page's change events for apps (the outbox; change-mapping.ts). When fenced, the
+// transaction first proves this process is still the writer. Either all of it commits or none of it does, and
+// only then does the in-memory view move on.
 import type { Namespace } from "@namereg/protocol";
 import { and, eq, gte, lte } from "drizzle-orm";
+import type { ChangeDraft } from "../changes/catalogue.ts";
 import { anyOf } from "../db/bulk.ts";
 import { copyRows } from "../db/copy.ts";
 import { notifyNodeChanges } from "../db/node-changes.ts";
+import { appendChanges } from "../db/outbox.ts";
 import { deadLetters, events, streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, excludeWriter } from "../db/writer-fence.ts";
 import type { IndexerCache } from "./cache.ts";
+import { changeKeys, changesOf } from "./change-mapping.ts";
 import type { IncomingEvent } from "./decode.ts";
 import type { StreamPosition } from "./fetch-batch.ts";
 import { type OpenedGap, recordFill } from "./gaps.ts";
@@ -76,11 +80,14 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
     const contract = (id: string) => ws.tracked.get(id) ?? cache.contracts.get(id);
     const keys = emptyKeys();
     for (const e of fresh) {
-      if (e.decoded.kind === "naming") collectKeys(e.decoded.event, contract(e.row.contractId), keys);
+      if (e.decoded.kind !== "naming") continue;
+      collectKeys(e.decoded.event, contract(e.row.contractId), keys);
+      changeKeys(e.decoded.event, keys);
     }
     await ws.load(tx, keys);
     const letters: (typeof deadLetters.$inferInsert)[] = [];
     const superseded = supersededByCompanion(fresh);
+    const changes: ChangeDraft[] = [];
     let applied = 0;
     for (const e of fresh) {
       e.row.namespace = namespaceOfEmitter(cache, contract(e.row.contractId));
@@ -89,6 +96,11 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
         continue;
       }
       if (e.decoded.kind !== "naming" || superseded.has(e)) continue;
+      const event = e.decoded.event;
+      const previousPrimary =
+        event.type === "set_pri" || event.type === "clr_pri"
+          ? (ws.primary.get(event.address)?.name ?? null)
+          : null;
       try {
         e.row.namespace =
           project(
@@ -100,10 +112,18 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
               discoveredLabel: (node) => cache.legacyLabels?.get(node),
               streamFor: () => NEW_STREAM,
             },
-            e.decoded.event,
+            event,
             e.row,
           ) ?? e.row.namespace;
         applied++;
+        changes.push(
+          ...changesOf(event, e.row, {
+            namespace: e.row.namespace,
+            namespaceNode: contract(e.row.contractId)?.namespaceNode ?? null,
+            nameOf: (node) => nameOf(ws, node),
+            previousPrimary,
+          }),
+        );
       } catch (err) {
         if (!(err instanceof ProjectionError)) throw err;
         letters.push(deadLetter(e, err.message));
@@ -149,6 +169,8 @@ export async function applyPage(db: Db, cache: IndexerCache, page: Page): Promis
             [...created].filter((t) => t.startLedger <= coverage.to),
           )
         : [];
+    // Last, since it takes the outbox's lock until commit (db/outbox.ts): nothing else waits behind it.
+    await appendChanges(tx, changes, { backfill: coverage.kind !== "stream" });
     return { ws, archived: fresh.length, applied, deadLettered: letters.length, openedGaps };
   });
   // Only after commit does the in-memory view move on.
@@ -237,6 +259,14 @@ async function settleReplayed(
       .set({ resolvedAt: now, resolution: "retried: projected with the current code" })
       .where(eq(deadLetters.eventId, e.row.id));
   }
+}
+
+/** The full name of a name or subname node the working set holds. */
+function nameOf(ws: WorkingSet, node: string): string | null {
+  const name = ws.names.get(node);
+  if (name !== null) return `${name.label}.${name.namespace}`;
+  const sub = ws.subnames.get(node);
+  return sub === null ? null : `${sub.child}.${sub.parentLabel}.${sub.namespace}`;
 }
 
 function namespaceOfEmitter(cache: IndexerCache, emitter: TrackedRow | undefined): string | null {
