@@ -3,7 +3,7 @@
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 /** The `namereg` command a configuration is loaded for; it decides which variables are required. */
-export type Role = "dev" | "start" | "serve" | "index" | "migrate";
+export type Role = "dev" | "start" | "serve" | "index" | "migrate" | "deliver";
 
 export type ContractName = "registry" | "allocator" | "lookup" | "primary";
 

@@ -47,6 +47,8 @@ const REQUIRED_BY_ROLE: Readonly<Record<Role, readonly string[]>> = {
   dev: [],
   serve: [],
   migrate: [],
+  // The webhook deliverer reads the database and talks to receivers, never to the chain.
+  deliver: [],
   start: ["RPC_URL"],
   index: ["RPC_URL"],
 };
@@ -134,7 +136,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     sessionSecret = randomBytes(32).toString("base64url");
     // Only where sessions are served: the indexer and the operator tools never sign one, and the warning in
     // front of a tool's own output read as a problem with the tool.
-    if (role !== "index" && role !== "migrate")
+    if (role !== "index" && role !== "migrate" && role !== "deliver")
       warnings.push(
         "SESSION_SECRET is unset: wallet sessions are signed with a secret made up for this process, so they end " +
           "when it stops and are not accepted by other replicas. Set SESSION_SECRET outside development.",

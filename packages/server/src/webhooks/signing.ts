@@ -38,3 +38,9 @@ export function signedHeaders(
     "webhook-signature": secrets.map((s) => signatureOf(s, id, timestampSeconds, body)).join(" "),
   };
 }
+
+/** How long a rotated-out secret keeps signing beside the new one, so receivers can switch without a gap. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** An endpoint's id: `ep_` and 16 random bytes. */
+export const newEndpointId = (): string => `ep_${randomBytes(16).toString("base64url")}`;

@@ -21,6 +21,14 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   "POST /console/market/listings": "Owner: list the namespace for sale",
   "POST /console/market/listings/:id/cancel": "Owner: withdraw a listing",
   "GET /console/billing": "Owner: the namespace's billing state and payments",
+  "POST /console/webhooks": "Owner: register a webhook endpoint (its secret is shown once)",
+  "GET /console/webhooks": "Owner: the namespace's webhook endpoints",
+  "DELETE /console/webhooks/:id": "Owner: delete a webhook endpoint and its delivery log",
+  "POST /console/webhooks/:id/rotate-secret":
+    "Owner: a new signing secret; the old one signs too for 24 hours",
+  "GET /console/webhooks/:id/deliveries": "Owner: an endpoint's deliveries and their attempts, newest first",
+  "POST /console/webhooks/:id/deliveries/:deliveryId/retry":
+    "Owner: queue a delivery again now (re-enables a disabled endpoint)",
   "GET /v1/subnames/:namespace/:label": "The subnames of a name, paged",
   "GET /v1/subnames/:namespace/:label/:child": "One subname: its record and its parent",
   "POST /subnames/prepare": "Holder: prepare setting, changing or removing a subname",
