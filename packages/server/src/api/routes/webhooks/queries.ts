@@ -1,6 +1,6 @@
 // The database reads and writes of the webhook console routes (webhooks.ts). Every read and write names the
 // session's namespace, so an endpoint of another namespace is simply not found.
-import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
 import { advisoryLockKey } from "../../../db/index.ts";
 import { outboxBounds } from "../../../db/outbox.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../../db/tables.ts";
@@ -102,7 +102,7 @@ export async function deliveriesOf(
   limit: number,
   before: number | undefined,
 ): Promise<{ delivery: DeliveryRow; attempts: AttemptRow[] }[]> {
-  const { body: _body, ...columns } = webhookDeliveries._.columns;
+  const { body: _body, ...columns } = getTableColumns(webhookDeliveries);
   const deliveries = await db
     .select(columns)
     .from(webhookDeliveries)
@@ -141,7 +141,7 @@ export async function requeueDelivery(
   now: Date,
 ): Promise<DeliveryRow | null> {
   return db.transaction(async (tx) => {
-    const { body: _body, ...columns } = webhookDeliveries._.columns;
+    const { body: _body, ...columns } = getTableColumns(webhookDeliveries);
     const [row] = await tx
       .update(webhookDeliveries)
       .set({ state: "pending", attempts: 0, nextAttemptAt: now, finishedAt: null, reason: null })
