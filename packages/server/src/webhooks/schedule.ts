@@ -1,6 +1,6 @@
 // What one attempt's outcome means for its delivery and its endpoint (docs/webhooks.md "Delivery"): a 2xx
 // delivers; 5xx, 429, 408, a timeout or a network error is retried on the schedule (a receiver's Retry-After
-// honoured: never sooner than it asks, and no later than the longest wait of the schedule); 410 Gone disables
+// honoured: never sooner than it asks, up to RETRY_AFTER_CAP_MS); 410 Gone disables
 // the endpoint; any other answer (a 3xx — redirects are not followed — or a 4xx) is not retried. Pure, so every
 // branch is tested without a receiver.
 
@@ -16,6 +16,9 @@ export type Verdict =
   | { readonly kind: "retry"; readonly delayMs: number }
   | { readonly kind: "give-up"; readonly reason: string }
   | { readonly kind: "gone" };
+
+/** A receiver's Retry-After is honoured up to this (the default schedule's longest wait): no endpoint parks itself. */
+export const RETRY_AFTER_CAP_MS = 10 * 3_600_000;
 
 export function isRetryable(statusCode: number | null): boolean {
   return statusCode === null || statusCode >= 500 || statusCode === 429 || statusCode === 408;
@@ -34,9 +37,8 @@ export function verdictOf(outcome: AttemptOutcome, attempts: number, scheduleMs:
   }
   const wait = scheduleMs[attempts - 1];
   if (wait === undefined) return { kind: "give-up", reason: `no success after ${attempts} attempts` };
-  const longest = Math.max(...scheduleMs);
   const asked = outcome.retryAfterMs ?? 0;
-  return { kind: "retry", delayMs: Math.max(wait, Math.min(asked, longest)) };
+  return { kind: "retry", delayMs: Math.max(wait, Math.min(asked, RETRY_AFTER_CAP_MS)) };
 }
 
 /** Retry-After as seconds or an HTTP date, in ms from `now`; null when absent, unreadable or in the past. */
