@@ -56,6 +56,7 @@ import { resolutionRoutes } from "./routes/resolution/resolution.ts";
 import { healthRoutes } from "./routes/status/health.ts";
 import { ledgerRoutes } from "./routes/status/ledger.ts";
 import { statusRoutes } from "./routes/status/status.ts";
+import { streamRoutes } from "./routes/stream/stream.ts";
 import { subnameRoutes } from "./routes/subnames/subnames.ts";
 import { webhookRoutes } from "./routes/webhooks/webhooks.ts";
 
@@ -205,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);
     await app.register(archiveRoutes, routeDeps);
+    await app.register(streamRoutes, routeDeps);
     await app.register(authRoutes, routeDeps);
     // The console's routes share one scope, whose onRequest hook authenticates before anything else runs.
     await app.register(async (scope) => {

@@ -11,6 +11,7 @@ import { runUntilIdle } from "../../test/fixtures/demo.ts";
 import { transferNativeToken } from "../../test/fixtures/token-transfer.ts";
 import { bearer, signIn } from "../../test/fixtures/wallet-auth.ts";
 import type { App } from "../api/app.ts";
+import { readChanges } from "../db/outbox.ts";
 import { billingActions, billingPayments, paymentCursors, subscriptions } from "../db/tables.ts";
 import { applyQuarantined, listQuarantined, resolveQuarantined, setSuspended } from "./operator.ts";
 import { PERIOD_MS } from "./terms.ts";
@@ -75,6 +76,36 @@ describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
     }
     await h.sync();
     expect((await h.subscription("winner"))?.status).toBe("active");
+  });
+
+  it("announces each credited payment as billing.paid, and a passed paid-until once as billing.lapsed", async () => {
+    const db = h.database.db;
+    const paid = await readChanges(db, 0, 1000, { types: ["billing.paid"] });
+    const acme = await db.select().from(billingPayments).where(eq(billingPayments.namespace, "acme"));
+    expect(paid.filter((c) => c.namespace === "acme").map((c) => c.eventId)).toEqual(
+      acme.sort((a, b) => a.toid.localeCompare(b.toid)).map((p) => p.id),
+    );
+    const renewal = paid.filter((c) => c.namespace === "acme")[1];
+    const row = acme.find((p) => p.id === renewal?.eventId);
+    expect(renewal).toMatchObject({
+      node: namespaceNode("acme"),
+      ledger: row?.ledger,
+      txHash: row?.txHash,
+      data: { periods: 2, amountXlm: "20.0000000", paidUntil: row?.paidUntil?.toISOString() },
+    });
+
+    // Past every paid-until: one announcement each, however many passes follow.
+    const later = h.watcher({ now: () => new Date(Date.now() + 10 * PERIOD_MS) });
+    const first = await later.runOnce();
+    expect(first.lapsed).toBe(3);
+    expect((await later.runOnce()).lapsed).toBe(0);
+    const lapsed = await readChanges(db, 0, 1000, { types: ["billing.lapsed"] });
+    expect(lapsed.map((c) => c.namespace).sort()).toEqual(["acme", "forsale", "winner"]);
+    const acmeLapse = lapsed.find((c) => c.namespace === "acme");
+    expect(acmeLapse).toMatchObject({
+      eventId: renewal?.eventId,
+      data: { paidUntil: (await h.subscription("acme"))?.activeUntil?.toISOString() },
+    });
   });
 
   it("quarantines every payment it cannot apply with certainty, with the reason", async () => {
@@ -396,7 +427,13 @@ describe("a payment in another asset", () => {
         pricePerPeriod: PRICE,
         startLedger: 100,
       });
-      expect(await watcher.runOnce()).toEqual({ received: 1, applied: 0, quarantined: 1, waiting: 0 });
+      expect(await watcher.runOnce()).toEqual({
+        received: 1,
+        applied: 0,
+        quarantined: 1,
+        waiting: 0,
+        lapsed: 0,
+      });
       const [row] = await database.db.select().from(billingPayments);
       expect(row).toMatchObject({
         state: "quarantined",

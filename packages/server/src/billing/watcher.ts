@@ -6,11 +6,13 @@
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { AccountPaymentsSource } from "../chain/account-payments.ts";
+import { appendChanges } from "../db/outbox.ts";
 import { billingPayments, namespaces, subscriptions } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
 import { ingestPayments } from "../watchers/payment-ingest.ts";
 import { runPasses } from "../watchers/run-passes.ts";
+import { announceLapses, paidChange } from "./changes.ts";
 import { BILLING_CURSOR } from "./status.ts";
 import { extendPaidUntil, judgePayment, type QuarantineReason } from "./terms.ts";
 
@@ -35,6 +37,8 @@ export interface BillingPassResult {
   readonly quarantined: number;
   /** Payments naming a node the indexer may not have reached yet: decided on a later pass. */
   readonly waiting: number;
+  /** Paid-untils that passed and were announced (billing.lapsed). */
+  readonly lapsed: number;
 }
 
 type PaymentRow = typeof billingPayments.$inferSelect;
@@ -81,7 +85,7 @@ export class BillingWatcher {
   }
 
   /** Decides every pending payment in chain order; stops at the first that must wait for the indexer. */
-  async settle(): Promise<Omit<BillingPassResult, "received">> {
+  async settle(): Promise<Omit<BillingPassResult, "received" | "lapsed">> {
     const { db } = this.#o;
     const pending = await db
       .select()
@@ -138,7 +142,8 @@ export class BillingWatcher {
 
   async runOnce(): Promise<BillingPassResult> {
     const received = await this.ingest();
-    return { received, ...(await this.settle()) };
+    const settled = await this.settle();
+    return { received, ...settled, lapsed: await announceLapses(this.#o.db, this.#now()) };
   }
 
   /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */
@@ -181,7 +186,7 @@ export interface ApplyPeriods {
 export async function applyPeriods(db: Db, a: ApplyPeriods): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [claimed] = await tx
-      .select({ id: billingPayments.id })
+      .select()
       .from(billingPayments)
       .where(and(eq(billingPayments.id, a.paymentId), eq(billingPayments.state, a.fromState)))
       .for("update");
@@ -212,6 +217,10 @@ export async function applyPeriods(db: Db, a: ApplyPeriods): Promise<boolean> {
         ...(a.resolution === undefined ? {} : { resolution: a.resolution, resolvedAt: a.appliedAt }),
       })
       .where(eq(billingPayments.id, a.paymentId));
+    // Last: it holds the outbox's lock until commit.
+    await appendChanges(tx, [
+      paidChange(claimed, { namespace: a.namespace, node: a.node, periods: a.periods, paidUntil }),
+    ]);
     return true;
   });
 }

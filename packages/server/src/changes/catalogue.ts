@@ -55,7 +55,12 @@ export const CHANGE_DATA = {
   "claim.announced": z.object({ claimId: z.string(), claimant: address, deadline: isoTime }),
   "claim.objected": z.object({ claimId: z.string(), objector: address }),
   "claim.awarded": z.object({ claimId: z.string() }),
-  "billing.paid": z.object({ periods: z.number().int().positive(), amountXlm: xlm, paidUntil: isoTime }),
+  "billing.paid": z.object({
+    periods: z.number().int().positive(),
+    /** Null for a payment in another asset that an operator applied. */
+    amountXlm: xlm.nullable(),
+    paidUntil: isoTime,
+  }),
   "billing.lapsed": z.object({ paidUntil: isoTime }),
 } as const;
 

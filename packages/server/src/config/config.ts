@@ -66,6 +66,18 @@ export interface Config {
     /** Every submit route per IP (each is a send to the network). */
     readonly submitPerMinute: number;
   };
+  /** GET /v1/stream (docs/api.md "GET /v1/stream"). */
+  readonly stream: {
+    /** Open streams per client IP; one more is answered 429 rate_limited. */
+    readonly maxPerIp: number;
+    /** A comment line goes out this often on an idle stream, so proxies keep it open. */
+    readonly heartbeatMs: number;
+  };
+  /** The change outbox behind the stream and the webhooks (docs/webhooks.md). */
+  readonly changes: {
+    /** Changes older than this are pruned by the indexer; a resume from before them is reset. */
+    readonly retentionDays: number;
+  };
   readonly market: {
     readonly enabled: boolean;
     readonly escrowAccount: string | null;

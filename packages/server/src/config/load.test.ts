@@ -37,6 +37,8 @@ describe("loadConfig defaults", () => {
       redisUrl: null,
       chain: { rpcUrl: null, networkPassphrase: null },
       rateLimit: { perMinute: 600, intentPerMinute: 10 },
+      stream: { maxPerIp: 10, heartbeatMs: 15_000 },
+      changes: { retentionDays: 7 },
       market: {
         enabled: false,
         escrowAccount: null,

@@ -188,6 +188,11 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       preparePerMinute: env.PREPARE_RATE_LIMIT_PER_MINUTE,
       submitPerMinute: env.SUBMIT_RATE_LIMIT_PER_MINUTE,
     },
+    stream: {
+      maxPerIp: env.STREAM_MAX_PER_IP,
+      heartbeatMs: env.STREAM_HEARTBEAT_MS,
+    },
+    changes: { retentionDays: env.CHANGE_RETENTION_DAYS },
     market: {
       enabled: env.MARKET_ENABLED,
       escrowAccount: env.ESCROW_ACCOUNT ?? null,

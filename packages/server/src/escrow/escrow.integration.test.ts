@@ -13,6 +13,7 @@ import {
   TEST_FEE_BPS,
   xlm,
 } from "../../test/fixtures/market.ts";
+import { readChanges } from "../db/outbox.ts";
 import { marketListings, marketPayments } from "../db/tables.ts";
 
 const PRICE = "100";
@@ -70,6 +71,21 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
       feeBps: TEST_FEE_BPS,
     });
     expect(Number.isNaN(Date.parse(listing.listedAt))).toBe(false);
+    // Announced once, with the bond payment as the chain fact behind it (docs/webhooks.md).
+    const [row] = await h.database.db.select().from(marketListings).where(eq(marketListings.id, listingId));
+    const [bond] = await h.database.db
+      .select()
+      .from(marketPayments)
+      .where(eq(marketPayments.id, row?.bondPayment ?? ""));
+    expect(await readChanges(h.database.db, 0, 1000, { namespace, types: ["market.listed"] })).toMatchObject([
+      {
+        node: namespaceNode(namespace),
+        ledger: bond?.ledger,
+        txHash: bond?.txHash,
+        eventId: bond?.id,
+        data: { listingId, seller: row?.seller, priceXlm: "100.0000000" },
+      },
+    ]);
   });
 
   it("mint intent: a new hash memo valid 24 hours, with the settlement steps", async () => {
@@ -161,6 +177,22 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
       .from(marketListings)
       .where(eq(marketListings.id, listingId));
     expect(listing?.state).toBe("sold");
+    // Announced once, with the buyer's acceptance on the registry as the chain fact behind it.
+    const sold = await readChanges(h.database.db, 0, 1000, { namespace, types: ["market.sold"] });
+    const [transferred] = await readChanges(h.database.db, 0, 1000, {
+      namespace,
+      types: ["namespace.transferred"],
+    });
+    expect(sold).toMatchObject([
+      {
+        node: namespaceNode(namespace),
+        eventId: transferred?.eventId,
+        txHash: transferred?.txHash,
+        ledger: transferred?.ledger,
+        data: { listingId, seller: seller.publicKey(), buyer: buyer.publicKey(), priceXlm: "100.0000000" },
+      },
+    ]);
+    expect(transferred?.data).toEqual({ from: seller.publicKey(), to: buyer.publicKey() });
   });
 
   for (const variant of ["cancels", "re-aims the proposal", "sells elsewhere"] as const) {

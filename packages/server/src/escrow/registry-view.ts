@@ -9,6 +9,7 @@ import type { Db } from "../db/types.ts";
 interface EventBase {
   readonly id: string;
   readonly ledger: number;
+  readonly txHash: string;
   /** Close time of the event's ledger (unix seconds); null when the archive does not know it. */
   readonly at: bigint | null;
 }
@@ -31,6 +32,7 @@ export async function transferEvents(
     .select({
       id: events.id,
       ledger: events.ledger,
+      txHash: events.txHash,
       at: events.at,
       topics: events.topics,
       value: events.value,
@@ -54,6 +56,7 @@ export async function transferEvents(
     const base = {
       id: row.id,
       ledger: row.ledger,
+      txHash: row.txHash,
       at: row.at === null ? null : BigInt(Math.floor(row.at.getTime() / 1000)),
     };
     if (event.type === "prop_tr")

@@ -6,14 +6,17 @@
 import { randomUUID } from "node:crypto";
 import { applyBps } from "@namereg/protocol";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { appendChanges } from "../db/outbox.ts";
 import { marketListings, marketPayments, marketSales } from "../db/tables.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
+import { soldChange } from "./changes.ts";
 import { type Obligation, owe } from "./obligations.ts";
-import { transferEvents } from "./registry-view.ts";
+import { type TransferEvent, transferEvents } from "./registry-view.ts";
 import { bondPaymentOf, type Listing, type Payment, setPayment, type VerdictDeps } from "./verdict-rows.ts";
 import { isWashSale } from "./wash.ts";
 
 type FundedVerdict = "sale" | "slash" | "expired" | null;
+type Acceptance = Extract<TransferEvent, { type: "acc_tr" }>;
 
 /** What the registry (as far as the indexer has processed it) says about a funded deposit. */
 async function fundedVerdict(deps: VerdictDeps, payment: Payment, listing: Listing, processed: number) {
@@ -33,7 +36,7 @@ async function fundedVerdict(deps: VerdictDeps, payment: Payment, listing: Listi
     if (event.at !== null && event.at >= expires) return lapsed();
     if (event.type === "acc_tr") {
       return event.to === buyer
-        ? { verdict: "sale" as FundedVerdict, reason: "accepted" }
+        ? { verdict: "sale" as FundedVerdict, reason: "accepted", acceptance: event }
         : { verdict: "slash" as FundedVerdict, reason: "sold_elsewhere" };
     }
     if (event.type === "canc_tr") return { verdict: "slash" as FundedVerdict, reason: "proposal_cancelled" };
@@ -63,9 +66,10 @@ export async function decideFundedDeposits(deps: VerdictDeps): Promise<number> {
     if (payment.listingId === null || payment.held === null || payment.buyer === null) continue;
     const [listing] = await db.select().from(marketListings).where(eq(marketListings.id, payment.listingId));
     if (listing === undefined) continue;
-    const { verdict, reason } = await fundedVerdict(deps, payment, listing, processed);
-    if (verdict === null) continue;
-    await settle(deps, payment, listing, verdict, reason ?? verdict);
+    const outcome = await fundedVerdict(deps, payment, listing, processed);
+    if (outcome.verdict === null) continue;
+    const acceptance = "acceptance" in outcome ? (outcome.acceptance ?? null) : null;
+    await settle(deps, payment, listing, outcome.verdict, outcome.reason ?? outcome.verdict, acceptance);
     decided++;
   }
   return decided;
@@ -77,6 +81,7 @@ async function settle(
   listing: Listing,
   verdict: "sale" | "slash" | "expired",
   reason: string,
+  acceptance: Acceptance | null,
 ): Promise<void> {
   const now = deps.now();
   const held = payment.held ?? 0n;
@@ -129,6 +134,10 @@ async function settle(
       .set({ state: verdict === "sale" ? "sold" : "closed", closedAt: now })
       .where(eq(marketListings.id, listing.id));
     await owe(tx, owed, now);
+    // Last: it holds the outbox's lock until commit.
+    if (verdict === "sale" && acceptance !== null) {
+      await appendChanges(tx, [soldChange(listing, buyer, acceptance)]);
+    }
   });
 }
 

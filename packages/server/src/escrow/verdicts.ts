@@ -6,8 +6,10 @@
 // closing listings are settled in settlement.ts.
 
 import { and, asc, eq } from "drizzle-orm";
+import { appendChanges } from "../db/outbox.ts";
 import { marketIntents, marketListings, marketPayments } from "../db/tables.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
+import { listedChange } from "./changes.ts";
 import { owe } from "./obligations.ts";
 import { proposalBefore } from "./registry-view.ts";
 import { type Listing, type Payment, setPayment, type VerdictDeps } from "./verdict-rows.ts";
@@ -181,5 +183,7 @@ async function decideBond(deps: VerdictDeps, payment: Payment, listing: Listing)
       [{ paymentId: payment.id, purpose: "surplus", destination: payment.source, amount: surplus }],
       now,
     );
+    // Last: it holds the outbox's lock until commit.
+    await appendChanges(tx, [listedChange(listing, payment)]);
   });
 }

@@ -4,6 +4,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
 import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
+import { pruneChanges } from "../db/outbox.ts";
 import { streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
@@ -34,6 +35,9 @@ export interface BatchInfo extends PageResult {
   latestLedger: number;
 }
 
+/** How often the writer looks for change events past retention. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
 export interface IndexerOptions {
   db: Db;
   rpc: RpcClient;
@@ -55,6 +59,8 @@ export interface IndexerOptions {
   epoch?: number;
   /** With `epoch`: a write transaction left idle this long is ended by the server (writer-fence.ts). */
   stallTimeoutMs?: number;
+  /** Change events older than this leave the outbox (CHANGE_RETENTION_DAYS, docs/webhooks.md); omitted: kept. */
+  changeRetentionMs?: number;
   onBatch?: (info: BatchInfo) => void;
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
   onError?: (err: unknown) => void;
@@ -62,12 +68,17 @@ export interface IndexerOptions {
 
 export class Indexer {
   private readonly o: Required<
-    Omit<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "legacyLabels">
+    Omit<
+      IndexerOptions,
+      "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "legacyLabels" | "changeRetentionMs"
+    >
   > &
-    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs">;
+    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "changeRetentionMs">;
   private readonly cache: IndexerCache;
   private readonly status: IndexerStatus;
   private signal: AbortSignal | null = null;
+  /** When the outbox was last pruned (ms since the epoch); the writer prunes it as it goes. */
+  private prunedAt = 0;
 
   private stopping(): boolean {
     return this.signal?.aborted === true;
@@ -154,12 +165,22 @@ export class Indexer {
       let progressed = false;
       try {
         progressed = await this.runOnce();
+        await this.pruneChangesIfDue();
       } catch (err) {
         if (err instanceof FencedError) throw err;
         this.o.onError?.(err);
       }
       if (!progressed) await sleep(this.o.pollMs, signal);
     }
+  }
+
+  /** Drops change events past retention, at most once per PRUNE_EVERY_MS. */
+  private async pruneChangesIfDue(): Promise<void> {
+    const retention = this.o.changeRetentionMs;
+    const now = this.o.now().getTime();
+    if (retention === undefined || now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    await pruneChanges(this.o.db, new Date(now - retention));
   }
 
   /**

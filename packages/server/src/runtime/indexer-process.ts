@@ -132,6 +132,7 @@ async function writeWhileHolding(
     // PostgreSQL commits independent streams on two connections at once (~1.6× ingest on two cores); PGlite has
     // a single connection.
     concurrency: database.kind === "postgres" ? 2 : 1,
+    changeRetentionMs: config.changes.retentionDays * 86_400_000,
     onBatch: (info) => {
       reporter(info);
       opts.onBatch?.(info);

@@ -9,6 +9,7 @@ export const ROUTE_SUMMARIES: Readonly<Record<string, string>> = {
   "GET /v1/ledger/head": "The chain's latest ledger as the service observes it",
   "GET /v1/events": "The archive of indexed contract events, paged",
   "GET /v1/coverage": "How much of the chain the mirror has read, and any gaps",
+  "GET /v1/stream": "Change events as they are indexed (server-sent events), resumable with Last-Event-ID",
   "GET /auth": "SEP-10: a challenge transaction for a wallet to sign",
   "POST /auth": "SEP-10: exchange the signed challenge for a session token",
   "POST /auth/logout": "End the session",

@@ -19,5 +19,6 @@ CREATE TABLE "change_outbox_state" (
 	"pruned_at" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "lapse_announced_for" timestamp with time zone;--> statement-breakpoint
 CREATE UNIQUE INDEX "change_outbox_event_type_idx" ON "change_outbox" USING btree ("event_id","type");--> statement-breakpoint
 CREATE INDEX "change_outbox_namespace_idx" ON "change_outbox" USING btree ("namespace","id");

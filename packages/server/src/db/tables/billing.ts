@@ -16,6 +16,8 @@ export const subscriptions = pgTable("subscriptions", {
   node: text("node"),
   suspendedAt: tz("suspended_at"),
   suspendReason: text("suspend_reason"),
+  /** The paid-until whose lapse was announced as a `billing.lapsed` change (billing/changes.ts). */
+  lapseAnnouncedFor: tz("lapse_announced_for"),
 });
 
 /**
