@@ -635,6 +635,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Change events as they are indexed (server-sent events), resumable with Last-Event-ID */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only changes of this namespace. */
+                    namespace?: string;
+                    /** @description Only changes of this name or subname; must be a full name, label.namespace or child.label.namespace (A-Z is lower-cased). */
+                    name?: string;
+                    /** @description Only these change types, comma-separated: name.issued, name.renewed, name.transferred, name.reclaimed, name.address_changed, record.payment_changed, record.text_changed, record.chain_address_changed, primary.changed, subname.created, subname.removed, namespace.policy_changed, namespace.transferred, market.listed, market.sold, claim.announced, claim.objected, claim.awarded, billing.paid, billing.lapsed. */
+                    types?: string;
+                    /** @description Resume after this event id, as `Last-Event-ID` does; the header wins when both are sent. */
+                    lastEventId?: string;
+                };
+                header?: {
+                    /** @description Resume after this event id: every change after it is sent, none twice. */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-sent events: each change as `id: <position>` and `data: <event JSON>` (docs/webhooks.md); `event: reset` when the asked position cannot be resumed; a comment line as heartbeat. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth": {
         parameters: {
             query?: never;
