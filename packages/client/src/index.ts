@@ -54,3 +54,11 @@ export {
   type VerifiedPrepared,
   verifyPrepared,
 } from "./verify-prepared.ts";
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type WebhookRejection,
+  WebhookVerificationError,
+} from "./verify-webhook.ts";
