@@ -201,10 +201,14 @@ export async function recordAttempt(
       responseExcerpt: attempt.responseExcerpt,
       nextAttemptAt: next,
     });
-    await tx
-      .update(webhookEndpoints)
-      .set({ failingSince: outcome.kind === "delivered" ? null : (failingSince ?? attemptedAt) })
-      .where(eq(webhookEndpoints.id, attempt.endpointId));
+    const streak = outcome.kind === "delivered" ? null : (failingSince ?? attemptedAt);
+    // A success on an endpoint that was not failing changes nothing there: the common case costs no write.
+    if (streak !== failingSince) {
+      await tx
+        .update(webhookEndpoints)
+        .set({ failingSince: streak })
+        .where(eq(webhookEndpoints.id, attempt.endpointId));
+    }
     if (attempt.disable !== null) await disableEndpoint(tx, attempt.endpointId, attempt.disable, attemptedAt);
     return true;
   });
