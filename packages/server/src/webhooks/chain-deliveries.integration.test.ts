@@ -112,7 +112,7 @@ describe("signed deliveries of real chain changes", () => {
     const deliverer = new WebhookDeliverer({ db, settings, epoch: await takeDelivererEpoch(db, new Date()) });
     await waitForProgress(
       async () => {
-        await deliverer.pass();
+        await deliverer.pass({ fanOut: true });
         await deliverer.settle();
         return received.length >= changes.length;
       },

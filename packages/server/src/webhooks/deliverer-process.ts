@@ -37,8 +37,8 @@ export async function runDelivererProcess(opts: DelivererProcessOptions): Promis
         userAgent: `${config.serviceName}-webhooks`,
         onError: (err) => logger.error({ err }, "webhook deliverer: a pass or an attempt failed; retrying"),
       });
-      const subscription = await database.listen(CHANGES_CHANNEL, () => deliverer.wake(), {
-        onReconnect: () => deliverer.wake(),
+      const subscription = await database.listen(CHANGES_CHANNEL, () => deliverer.changed(), {
+        onReconnect: () => deliverer.changed(),
       });
       logger.info({ epoch }, "webhook deliverer active");
       try {

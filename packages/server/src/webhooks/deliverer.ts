@@ -58,6 +58,8 @@ export class WebhookDeliverer {
   #lastMark = Number.NEGATIVE_INFINITY;
   #wake: (() => void) | null = null;
   #woken = false;
+  /** New outbox changes may be waiting (a notification, the poll timer, the start): the next pass fans out. */
+  #changes = true;
 
   constructor(deps: DelivererDeps) {
     this.#deps = deps;
@@ -70,11 +72,20 @@ export class WebhookDeliverer {
     });
   }
 
-  /** Fans out new changes and starts the due head deliveries; does not wait for their attempts. */
-  async pass(): Promise<PassSummary> {
+  /**
+   * Fans out new changes (when any may have come, or `fanOut` says so) and starts the due head deliveries; does
+   * not wait for their attempts.
+   */
+  async pass(options: { fanOut?: boolean } = {}): Promise<PassSummary> {
     const { db, epoch } = this.#deps;
     const now = this.#now();
-    const queued = await fanOut(db, epoch, now, FAN_OUT_BATCH);
+    let queued = 0;
+    if (options.fanOut ?? this.#changes) {
+      this.#changes = false;
+      const fanned = await fanOut(db, epoch, now, FAN_OUT_BATCH);
+      queued = fanned.created;
+      if (fanned.more) this.#changes = true;
+    }
     let started = 0;
     for (const head of await headDeliveries(db)) {
       if (this.#inFlight.size >= MAX_IN_FLIGHT) break;
@@ -102,7 +113,13 @@ export class WebhookDeliverer {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
   }
 
-  /** Makes a waiting `run` pass again now: a change was written, or an attempt finished. */
+  /** A change was written (the outbox's notification): the next pass fans out, now. */
+  changed(): void {
+    this.#changes = true;
+    this.wake();
+  }
+
+  /** Makes a waiting `run` pass again now (an attempt finished: its endpoint's next delivery may go). */
   wake(): void {
     this.#woken = true;
     this.#wake?.();
@@ -123,7 +140,11 @@ export class WebhookDeliverer {
         }
         if (stop.aborted || this.#woken) continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#deps.settings.pollMs);
+          const timer = setTimeout(() => {
+            // A notification can be missed (a reconnect); the poll fans out regardless.
+            this.#changes = true;
+            resolve();
+          }, this.#deps.settings.pollMs);
           this.#wake = () => {
             clearTimeout(timer);
             resolve();

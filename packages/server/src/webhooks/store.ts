@@ -54,8 +54,14 @@ export const newDeliveryId = (): string => `msg_${randomBytes(16).toString("base
  * For each enabled endpoint, turns the outbox changes after its cursor (its namespace's, up to `batch`) into
  * deliveries of the types it hears, and moves its cursor past them, in one transaction per endpoint. A change
  * already turned into a delivery (a crash between two passes) is skipped by the unique (endpoint, position).
+ * `more`: some endpoint had a full batch, so more changes may be waiting behind it.
  */
-export async function fanOut(db: Db, epoch: number, now: Date, batch: number): Promise<number> {
+export async function fanOut(
+  db: Db,
+  epoch: number,
+  now: Date,
+  batch: number,
+): Promise<{ created: number; more: boolean }> {
   const endpoints = await db
     .select({
       id: webhookEndpoints.id,
@@ -66,8 +72,10 @@ export async function fanOut(db: Db, epoch: number, now: Date, batch: number): P
     .from(webhookEndpoints)
     .where(isNull(webhookEndpoints.disabledAt));
   let created = 0;
+  let more = false;
   for (const endpoint of endpoints) {
     const changes = await readChanges(db, endpoint.cursor, batch, { namespace: endpoint.namespace });
+    if (changes.length === batch) more = true;
     const last = changes.at(-1);
     if (last === undefined) continue;
     const wanted = new Set(endpoint.types);
@@ -106,7 +114,7 @@ export async function fanOut(db: Db, epoch: number, now: Date, batch: number): P
         .where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.disabledAt)));
     });
   }
-  return created;
+  return { created, more };
 }
 
 export interface HeadDelivery {
@@ -128,24 +136,36 @@ export interface HeadDelivery {
  * endpoint's next change waits until the previous one is delivered or given up.
  */
 export async function headDeliveries(db: Db): Promise<HeadDelivery[]> {
-  return db
-    .selectDistinctOn([webhookDeliveries.endpointId], {
+  // One indexed probe per enabled endpoint (a lateral join): the cost follows the endpoints, not the backlog.
+  const head = db
+    .select({
       id: webhookDeliveries.id,
-      endpointId: webhookDeliveries.endpointId,
+      body: webhookDeliveries.body,
+      attempts: webhookDeliveries.attempts,
+      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+    })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, webhookEndpoints.id), eq(webhookDeliveries.state, "pending")))
+    .orderBy(asc(webhookDeliveries.position))
+    .limit(1)
+    .as("head");
+  return db
+    .select({
+      id: head.id,
+      endpointId: webhookEndpoints.id,
       namespace: webhookEndpoints.namespace,
       url: webhookEndpoints.url,
       secret: webhookEndpoints.secret,
       previousSecret: webhookEndpoints.previousSecret,
       previousSecretUntil: webhookEndpoints.previousSecretUntil,
-      body: webhookDeliveries.body,
-      attempts: webhookDeliveries.attempts,
-      nextAttemptAt: webhookDeliveries.nextAttemptAt,
+      body: head.body,
+      attempts: head.attempts,
+      nextAttemptAt: head.nextAttemptAt,
       failingSince: webhookEndpoints.failingSince,
     })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.state, "pending"), isNull(webhookEndpoints.disabledAt)))
-    .orderBy(asc(webhookDeliveries.endpointId), asc(webhookDeliveries.position));
+    .from(webhookEndpoints)
+    .innerJoinLateral(head, sql`true`)
+    .where(isNull(webhookEndpoints.disabledAt));
 }
 
 export interface AttemptRecord {
