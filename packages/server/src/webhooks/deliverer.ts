@@ -55,6 +55,8 @@ export class WebhookDeliverer {
   readonly #dispatcher: Dispatcher;
   readonly #rate: NamespaceRate;
   readonly #inFlight = new Map<string, Promise<void>>();
+  /** Attempts finished per endpoint: a head read before one of its endpoint's attempts finished is stale. */
+  readonly #finished = new Map<string, number>();
   #lastMark = Number.NEGATIVE_INFINITY;
   #wake: (() => void) | null = null;
   #woken = false;
@@ -87,15 +89,20 @@ export class WebhookDeliverer {
       if (fanned.more) this.#changes = true;
     }
     let started = 0;
+    const finishedBefore = new Map(this.#finished);
     for (const head of await headDeliveries(db)) {
       if (this.#inFlight.size >= MAX_IN_FLIGHT) break;
       if (this.#inFlight.has(head.endpointId)) continue;
+      // Its attempt finished while the heads were read: this head may be the delivery just recorded, and sending
+      // it again would be a needless duplicate. The pass that attempt woke reads it afresh.
+      if (this.#finished.get(head.endpointId) !== finishedBefore.get(head.endpointId)) continue;
       if (head.nextAttemptAt !== null && head.nextAttemptAt.getTime() > now.getTime()) continue;
       if (!this.#rate.take(head.namespace, now.getTime())) continue;
       started++;
       const attempt = this.#attempt(head)
         .catch((error: unknown) => this.#deps.onError?.(error))
         .finally(() => {
+          this.#finished.set(head.endpointId, (this.#finished.get(head.endpointId) ?? 0) + 1);
           this.#inFlight.delete(head.endpointId);
           this.wake();
         });

@@ -19,6 +19,7 @@ describe("webhook deliverer crash safety", () => {
       expect(figures.lost).toBe(0);
       expect(figures.outOfOrder).toBe(0);
       expect(figures.undelivered).toBe(0);
+      expect(figures.duplicates).toBeLessThanOrEqual(figures.maxDuplicates);
       for (const endpoint of Object.values(figures.endpoints)) {
         expect(endpoint.acknowledged).toBe(endpoint.expected);
         expect(endpoint.idsPerChange).toBe(1);
