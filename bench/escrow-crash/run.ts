@@ -1,6 +1,6 @@
 // 100 seeded market flows (mixed accept, cancel, re-aim, sale elsewhere, expiry, under/over payment, payment
 // before the proposal, 1-stroop dust that must stay parked, a native-token transfer parked and then refunded by the
-// operator) while the escrow watcher process is SIGKILLed at random moments and restarted; prints the
+// operator, a sale whose fee the operator partly withdraws) while the escrow watcher process is SIGKILLed at random moments and restarted; prints the
 // figures. Needs PostgreSQL on 127.0.0.1 (TEST_POSTGRES_URL). Usage: npx node bench/escrow-crash/run.ts [flows] [seed]
 import { runCrashFlows } from "@namereg/server/testing";
 
@@ -19,6 +19,7 @@ const ok =
   figures.strayEscrowTransactions === 0 &&
   figures.payoutsParked === figures.payoutsParkedExpected &&
   figures.paymentsParked === 0 &&
+  figures.feeWithdrawalsPaid === figures.byKind.fee &&
   figures.reconcileOk &&
   figures.floatError === 0n;
 console.log(ok ? "exactly once: held" : "exactly once: BROKEN");

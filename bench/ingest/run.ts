@@ -112,6 +112,10 @@ try {
   console.log(
     `ingest CPU              indexer ${perEvent(selfCpu)}${kind === "postgres" ? `, postgres ${perEvent(pgCpu)}` : " (PGlite included)"}, devnet ${perEvent(devnetCpu)}`,
   );
+  if (kind === "postgres")
+    console.log(
+      `ingest CPU, together    indexer + postgres ${perEvent(selfCpu + pgCpu)}  (budget: ≤ 50 µs/event)`,
+    );
   console.log(
     `baseline CPU            fetch+decode ${perEvent((baselineCpu.user + baselineCpu.system) / 1e6, decoded)}, devnet ${perEvent(baselineDevnetCpu, decoded)}`,
   );

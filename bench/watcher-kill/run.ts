@@ -34,6 +34,7 @@ if (only !== "billing") {
     escrow.strayEscrowTransactions === 0 &&
     escrow.payoutsParked === escrow.payoutsParkedExpected &&
     escrow.paymentsParked === 0 &&
+    escrow.feeWithdrawalsPaid === escrow.byKind.fee &&
     escrow.reconcileOk &&
     escrow.floatError === 0n;
   console.log(`escrow exactly once: ${held ? "held" : "BROKEN"}`);

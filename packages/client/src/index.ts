@@ -16,9 +16,16 @@ export {
   splitName,
   unwrap,
 } from "./api.ts";
+export {
+  CHANGE_TYPES,
+  type ChangeEvent,
+  type ChangeEventOf,
+  type ChangeType,
+  isChangeType,
+} from "./events.ts";
 export { type FederationOptions, type FederationPayment, resolveFederation } from "./federation.ts";
 export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
-export type { components, paths } from "./generated/openapi.ts";
+export type { components, paths, webhooks } from "./generated/openapi.ts";
 export {
   type ChainResolution,
   type ResolveVerifiedOptions,

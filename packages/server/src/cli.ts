@@ -18,7 +18,7 @@ const USAGE = `usage: namereg <command>
   index     indexer only (one active writer per database; others wait as standbys)
   migrate   apply database migrations and exit
   backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
-  escrow    marketplace escrow: parked, release, reconcile, watch (namereg escrow --help)
+  escrow    marketplace escrow: parked, release, refund, fees, withdraw-fees, reconcile, watch (namereg escrow --help)
   billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
   webhooks  hosted webhooks: deliver (the deliverer alone; start and dev run it in process)
   dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)

@@ -6,6 +6,7 @@ export { ContractReader } from "./chain/contract-reader.ts";
 export { type LatestLedger, type RawEvent, RpcClient, type RpcClientOptions } from "./chain/rpc-client.ts";
 export { type Config, type Env, loadConfig } from "./config/index.ts";
 export { type Database, type Db, openDatabase } from "./db/index.ts";
+export { CHANGES_CHANNEL } from "./db/outbox.ts";
 export * as tables from "./db/tables.ts";
 export { type BackfillResult, backfill } from "./indexer/backfill.ts";
 export { decodeRawEvent } from "./indexer/decode.ts";

@@ -7676,7 +7676,408 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "name.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A name was issued (or issued again after a reclaim or expiry)
+         * @description The `name.issued` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:name.issued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "name.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A name's expiry was changed by the namespace owner
+         * @description The `name.renewed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:name.renewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "name.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A name went to a new holder
+         * @description The `name.transferred` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:name.transferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "name.reclaimed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A name was reclaimed by the namespace owner and stopped resolving
+         * @description The `name.reclaimed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:name.reclaimed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "name.address_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The registrar's built-in pay-to address of a name changed
+         * @description The `name.address_changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:name.address_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.payment_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The resolver's payment instruction or address record of a name or subname changed
+         * @description The `record.payment_changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:record.payment_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.text_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A text record of a name or subname was set or removed (the key only, never the value)
+         * @description The `record.text_changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:record.text_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "record.chain_address_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A network address of a name or subname was set or removed (the network only)
+         * @description The `record.chain_address_changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:record.chain_address_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "primary.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An account's primary name was set or cleared
+         * @description The `primary.changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:primary.changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subname.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subname was created (or created again)
+         * @description The `subname.created` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:subname.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "subname.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A subname was removed
+         * @description The `subname.removed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:subname.removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "namespace.policy_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A namespace's subname policy or network allowlist changed, or it was locked
+         * @description The `namespace.policy_changed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:namespace.policy_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "namespace.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A namespace went to a new owner
+         * @description The `namespace.transferred` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:namespace.transferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "market.listed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A namespace was listed for sale (the escrow saw the seller's bond)
+         * @description The `market.listed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:market.listed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "market.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A listed namespace was sold through the escrow
+         * @description The `market.sold` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:market.sold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim for a new namespace was announced
+         * @description The `claim.announced` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:claim.announced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.objected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An objection was filed against a claim
+         * @description The `claim.objected` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:claim.objected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "claim.awarded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A claim was awarded: the namespace is allocated to the claimant
+         * @description The `claim.awarded` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:claim.awarded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A namespace's subscription was paid: periods were credited
+         * @description The `billing.paid` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:billing.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "billing.lapsed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A namespace's paid subscription time ran out
+         * @description The `billing.lapsed` change event, as `GET /v1/stream` sends it (SSE `data`) and a hosted webhook delivers it (the request body). See docs/webhooks.md.
+         */
+        post: operations["change:billing.lapsed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error: {
@@ -7694,4 +8095,805 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    "change:name.issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "name.issued";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        holder: string;
+                        address: string;
+                        expiresAt: string | null;
+                        generation: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:name.renewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "name.renewed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        expiresAt: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:name.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "name.transferred";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        holder: string;
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:name.reclaimed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "name.reclaimed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:name.address_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "name.address_changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:record.payment_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "record.payment_changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        /** @constant */
+                        record: "payment";
+                        address: string;
+                        memo: string | null;
+                    } | {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        /** @constant */
+                        record: "address";
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:record.text_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "record.text_changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        key: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:record.chain_address_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "record.chain_address_changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        network: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:primary.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "primary.changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        address: string;
+                        primary: string | null;
+                        previous: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:subname.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "subname.created";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        parent: string;
+                        child: string;
+                        address: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:subname.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "subname.removed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        parent: string;
+                        child: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:namespace.policy_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "namespace.policy_changed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        /** @constant */
+                        policy: "subnames";
+                        /** @enum {string} */
+                        subnames: "enabled" | "creation-disabled" | "suspended";
+                    } | {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        /** @constant */
+                        policy: "networks";
+                        networks: string[];
+                    } | {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        /** @constant */
+                        policy: "locked";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:namespace.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "namespace.transferred";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        from: string;
+                        to: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:market.listed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "market.listed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        listingId: string;
+                        seller: string;
+                        priceXlm: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:market.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "market.sold";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        listingId: string;
+                        seller: string;
+                        buyer: string;
+                        priceXlm: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:claim.announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "claim.announced";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        claimId: string;
+                        claimant: string;
+                        deadline: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:claim.objected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "claim.objected";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        claimId: string;
+                        objector: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:claim.awarded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "claim.awarded";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        claimId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:billing.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "billing.paid";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        periods: number;
+                        amountXlm: string | null;
+                        paidUntil: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "change:billing.lapsed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "billing.lapsed";
+                    timestamp: string;
+                    data: {
+                        namespace: string;
+                        name?: string;
+                        node?: string;
+                        ledger: number;
+                        txHash: string;
+                        eventId: string;
+                        at: string | null;
+                        backfill: boolean;
+                        paidUntil: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

@@ -65,6 +65,33 @@ export const CHANGE_DATA = {
 } as const;
 
 export type ChangeType = keyof typeof CHANGE_DATA;
+
+/** One line per type: what happened (the OpenAPI document's webhook summaries; docs/webhooks.md says more). */
+export const CHANGE_SUMMARIES: { readonly [T in ChangeType]: string } = {
+  "name.issued": "A name was issued (or issued again after a reclaim or expiry)",
+  "name.renewed": "A name's expiry was changed by the namespace owner",
+  "name.transferred": "A name went to a new holder",
+  "name.reclaimed": "A name was reclaimed by the namespace owner and stopped resolving",
+  "name.address_changed": "The registrar's built-in pay-to address of a name changed",
+  "record.payment_changed":
+    "The resolver's payment instruction or address record of a name or subname changed",
+  "record.text_changed":
+    "A text record of a name or subname was set or removed (the key only, never the value)",
+  "record.chain_address_changed":
+    "A network address of a name or subname was set or removed (the network only)",
+  "primary.changed": "An account's primary name was set or cleared",
+  "subname.created": "A subname was created (or created again)",
+  "subname.removed": "A subname was removed",
+  "namespace.policy_changed": "A namespace's subname policy or network allowlist changed, or it was locked",
+  "namespace.transferred": "A namespace went to a new owner",
+  "market.listed": "A namespace was listed for sale (the escrow saw the seller's bond)",
+  "market.sold": "A listed namespace was sold through the escrow",
+  "claim.announced": "A claim for a new namespace was announced",
+  "claim.objected": "An objection was filed against a claim",
+  "claim.awarded": "A claim was awarded: the namespace is allocated to the claimant",
+  "billing.paid": "A namespace's subscription was paid: periods were credited",
+  "billing.lapsed": "A namespace's paid subscription time ran out",
+};
 export const CHANGE_TYPES = Object.keys(CHANGE_DATA) as ChangeType[];
 export type ChangeDataOf<T extends ChangeType> = z.infer<(typeof CHANGE_DATA)[T]>;
 

@@ -1,8 +1,11 @@
 // `namereg escrow parked | release <id> [--to G… | --keep] --reason "…" | refund <id> [--to G…] --reason "…" |
-// reconcile | watch`.
-import { stroopsToXlm } from "@namereg/protocol";
+// fees | withdraw-fees --id <id> --to G… (--amount <XLM> | --all) --reason "…" | reconcile | watch`.
+import { stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
+import type { Config } from "../config/index.ts";
+import type { Db } from "../db/types.ts";
 import { openRuntime, untilSignal } from "../runtime/commands.ts";
+import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
 import { runEscrowWatcherProcess } from "./watcher-process.ts";
 
@@ -13,10 +16,20 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            a parked non-XLM payment: record that it was returned by hand
   release <id> --keep --reason "…"         keep a parked payout or XLM payment in the escrow, recording why
   refund <id> [--to G…] --reason "…"       send a parked XLM payment back to its sender (or to another account)
+  fees                                     fees earned, withdrawn and available; every fee withdrawal
+  withdraw-fees --id <id> --to G… --amount <XLM> --reason "…"
+                                           pay fees out of the escrow (at most what is available, at least 1 XLM);
+                                           --all instead of --amount takes everything available. The id names
+                                           the withdrawal: the same id again never pays twice
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
   watch                                    run the escrow watcher only`;
 
-const WANTS: Record<string, string> = { "--to": "a G… account", "--reason": "a text" };
+const WANTS: Record<string, string> = {
+  "--to": "a G… account",
+  "--reason": "a text",
+  "--id": "an id",
+  "--amount": "an XLM amount",
+};
 
 /**
  * The value after `name`. A flag given without one (last, or followed by another flag) is refused, never read as
@@ -30,6 +43,8 @@ function option(args: readonly string[], name: string): string | undefined {
     throw new ReleaseError(`${name} needs ${WANTS[name] ?? "a value"} after it`);
   return value;
 }
+
+const OPERATOR_COMMANDS = new Set(["parked", "release", "refund", "fees", "withdraw-fees", "reconcile"]);
 
 export async function escrowCommand(args: readonly string[]): Promise<void> {
   const [sub, ...rest] = args;
@@ -49,7 +64,7 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
     await rt.database.close();
     return;
   }
-  if (sub !== "parked" && sub !== "release" && sub !== "refund" && sub !== "reconcile") {
+  if (!OPERATOR_COMMANDS.has(sub ?? "")) {
     console.error(ESCROW_USAGE);
     process.exitCode = 1;
     return;
@@ -99,25 +114,31 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
       );
       return;
     }
-    const { rpcUrl } = rt.config.chain;
-    const escrow = rt.config.market.escrowAccount;
-    if (rpcUrl === null || escrow === null) throw new Error("reconcile needs RPC_URL and ESCROW_ACCOUNT");
-    const r = await reconcile(db, rpcServer(rpcUrl), escrow);
-    const line = (label: string, v: bigint) =>
-      console.log(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
+    if (sub === "fees") {
+      await printFees(db);
+      return;
+    }
+    const chain = chainOf(rt.config, sub ?? "reconcile");
+    if (sub === "withdraw-fees") {
+      await withdrawCommand(db, chain, rest);
+      return;
+    }
+    const r = await reconcile(db, chain.server, chain.escrow);
     line("escrow balance on chain", r.balance);
     line("funded deposits", r.deposits);
     line("payments not yet judged", r.undecided);
     line("seller bonds", r.bonds);
     line("payouts owed", r.owed);
     line("parked", r.parked);
-    line("fees earned", r.fees);
+    line("fees earned", r.feesEarned);
+    line("fees withdrawn", r.feesWithdrawn);
+    line("fees held", r.fees);
     line("required", r.required);
     line("float (balance - required)", r.float);
     console.log(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
     if (!r.ok) process.exitCode = 1;
   } catch (err) {
-    if (err instanceof ReleaseError) {
+    if (err instanceof ReleaseError || err instanceof FeeWithdrawalError) {
       console.error(`namereg escrow: ${err.message}`);
       process.exitCode = 1;
       return;
@@ -126,4 +147,66 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
   } finally {
     await rt.database.close();
   }
+}
+
+const line = (label: string, v: bigint) =>
+  console.log(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
+
+function chainOf(config: Config, sub: string) {
+  const { rpcUrl } = config.chain;
+  const escrow = config.market.escrowAccount;
+  if (rpcUrl === null || escrow === null) throw new Error(`${sub} needs RPC_URL and ESCROW_ACCOUNT`);
+  return { server: rpcServer(rpcUrl), escrow };
+}
+
+async function printFees(db: Db): Promise<void> {
+  const book = await feeBook(db);
+  line("fees earned", book.earned);
+  line("withdrawn: paid", book.paid);
+  line("withdrawn: being sent", book.inFlight);
+  line("withdrawn: parked", book.parked);
+  line("available", book.available);
+  for (const w of await feeWithdrawals(db)) {
+    console.log(
+      `${w.id}  ${w.state}  ${stroopsToXlm(w.amount)} XLM  → ${w.destination}  ${w.createdAt.toISOString()}  ${w.note ?? ""}`,
+    );
+  }
+}
+
+async function withdrawCommand(
+  db: Db,
+  chain: ReturnType<typeof chainOf>,
+  args: readonly string[],
+): Promise<void> {
+  const requestId = option(args, "--id");
+  const to = option(args, "--to");
+  const amountText = option(args, "--amount");
+  const all = args.includes("--all");
+  if (requestId === undefined)
+    throw new FeeWithdrawalError(
+      "--id is required: it names the withdrawal, so running the command again never pays twice",
+    );
+  if (to === undefined) throw new FeeWithdrawalError("--to is required: the G… account to pay the fees to");
+  if (all === (amountText !== undefined))
+    throw new FeeWithdrawalError("say how much: --amount <XLM> or --all");
+  let amount: bigint | "all" = "all";
+  if (amountText !== undefined) {
+    try {
+      amount = xlmToStroops(amountText);
+    } catch {
+      throw new FeeWithdrawalError(`--amount ${amountText} is not an XLM amount (at most 7 decimals)`);
+    }
+  }
+  const result = await withdrawFees(db, chain.server, chain.escrow, {
+    requestId,
+    to,
+    amount,
+    reason: option(args, "--reason") ?? "",
+  });
+  const what = `${result.id}: ${stroopsToXlm(result.amount)} XLM → ${result.destination}`;
+  console.log(
+    result.created
+      ? `${what}; the escrow watcher sends it on its next pass (${stroopsToXlm(result.available)} XLM left available)`
+      : `${what} was already recorded (${result.state}); nothing new written`,
+  );
 }

@@ -1,6 +1,7 @@
 // The escrow watcher SIGKILLed at random moments across seeded market flows (a short variant of
 // bench/escrow-crash, which runs 100): every deposit ends paid, refunded or parked exactly once; dust stays parked
-// at no cost to the escrow, and a native-token transfer is parked, then refunded once by the operator.
+// at no cost to the escrow, a native-token transfer is parked, then refunded once by the operator, and the
+// operator's withdrawal of part of a sale's fee is paid once.
 import { describe, expect, it } from "vitest";
 import { FLOW_KINDS, runCrashFlows } from "../../test/fixtures/escrow-crash-run.ts";
 import { BACKSTOP_MS, withProgress } from "../../test/fixtures/progress.ts";
@@ -25,7 +26,8 @@ describe("escrow watcher crash safety", () => {
       expect(figures.balanceMismatches).toEqual([]);
       expect(figures.obligationsPaidTwice).toBe(0);
       expect(figures.strayEscrowTransactions).toBe(0);
-      expect(figures.byKind).toMatchObject({ dust: 1, token: 1 });
+      expect(figures.byKind).toMatchObject({ dust: 1, token: 1, fee: 1 });
+      expect(figures.feeWithdrawalsPaid).toBe(1);
       expect(figures.payoutsParked).toBe(figures.payoutsParkedExpected);
       expect(figures.paymentsParked).toBe(0);
       expect(figures.escrowTransactions).toBe(figures.payoutsPaid);

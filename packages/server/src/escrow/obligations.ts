@@ -1,11 +1,26 @@
 // Obligations are written in the transaction that takes the verdict, before anything is sent. Their ids are
 // `<payment id>:<purpose>`, so replaying a verdict (after a crash between deciding and committing, or twice by
-// mistake) can never create a second obligation for the same money.
+// mistake) can never create a second obligation for the same money. The operator's fee withdrawals are the one
+// kind no payment causes: `fee:<request id>` (fees.ts), idempotent by the id the operator gives.
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 
-export const PURPOSES = ["seller", "refund", "surplus", "bounce", "slash", "bond_return", "release"] as const;
+export const PURPOSES = [
+  "seller",
+  "refund",
+  "surplus",
+  "bounce",
+  "slash",
+  "bond_return",
+  "release",
+  "fee_withdrawal",
+] as const;
 export type Purpose = (typeof PURPOSES)[number];
+
+/** The text memo of a payout (28 bytes at most): says what the escrow paid, so a recipient can tell. */
+export function payoutMemo(purpose: string): string {
+  return `namereg escrow ${purpose === "fee_withdrawal" ? "fees" : purpose}`.slice(0, 28);
+}
 
 export interface Obligation {
   readonly paymentId: string;

@@ -1,13 +1,14 @@
 // What the operator does by hand (`namereg escrow parked|release|refund|reconcile`): list what is parked, release
 // a parked payout (retry to the same address or pay another, or keep it, with a recorded reason), refund a parked
 // payment (XLM that arrived in a way the watcher does not judge), and reconcile the escrow's balance on chain
-// against everything the escrow holds or owes.
+// against everything the escrow holds or owes. Fee withdrawals are fees.ts.
 import { isAccountId, stroopsToXlm } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, eq, inArray } from "drizzle-orm";
 import type { PaymentKind } from "../chain/account-payments.ts";
-import { marketPayments, marketPayouts, marketSales } from "../db/tables.ts";
+import { marketPayments, marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { feeBook } from "./fees.ts";
 
 export interface ParkedItem {
   readonly kind: "payout" | "payment";
@@ -219,6 +220,11 @@ export interface Reconciliation {
   readonly bonds: bigint;
   readonly owed: bigint;
   readonly parked: bigint;
+  /** Fees of every settled sale. */
+  readonly feesEarned: bigint;
+  /** Fee withdrawals paid, on their way or parked (the latter two are counted in `owed` and `parked`). */
+  readonly feesWithdrawn: bigint;
+  /** feesEarned − feesWithdrawn: the fees still in the escrow. */
   readonly fees: bigint;
   readonly required: bigint;
   /** balance − required: the operator's float (reserve and network fees); negative is a mismatch. */
@@ -230,13 +236,16 @@ const sum = (values: readonly (bigint | null)[]) => values.reduce<bigint>((a, v)
 
 /**
  * The escrow's XLM balance on chain against what it holds for others (funded deposits, bonds, payments not yet
- * judged), what it owes (obligations not yet confirmed paid, parked ones and parked XLM payments) and the fees
- * earned. A signed payout
- * already applied on chain is not owed any more, so its hash is looked up rather than trusted from the row.
+ * judged), what it owes (obligations not yet confirmed paid, parked ones and parked XLM payments) and the fees it
+ * still holds (earned − withdrawn, fees.ts). A fee withdrawal moves its amount from the fees to `owed` (or
+ * `parked`) when it is written and out of the balance when paid, so the float stays the same throughout. A signed
+ * payout already applied on chain is not owed any more, so its hash is looked up rather than trusted from the row.
  */
 export async function reconcile(db: Db, server: rpc.Server, escrow: string): Promise<Reconciliation> {
-  const entry = (await server.getAccountEntry(escrow)) as unknown as { balance: { toString(): string } };
-  const balance = BigInt(entry.balance.toString());
+  // The fees first and the balance last: whatever the watcher or an operator command does meanwhile is then
+  // counted twice (a withdrawal written in between: held and owed; a payout paid in between: owed, and gone from
+  // the balance), never missed, so a race can only understate the float.
+  const book = await feeBook(db);
   const payments = await db
     .select()
     .from(marketPayments)
@@ -263,8 +272,23 @@ export async function reconcile(db: Db, server: rpc.Server, escrow: string): Pro
     }
     owed += payout.amount;
   }
-  const fees = sum((await db.select({ fee: marketSales.fee }).from(marketSales)).map((s) => s.fee));
+  const fees = book.available;
+  const entry = (await server.getAccountEntry(escrow)) as unknown as { balance: { toString(): string } };
+  const balance = BigInt(entry.balance.toString());
   const required = deposits + undecided + bonds + owed + parked + fees;
   const float = balance - required;
-  return { balance, deposits, undecided, bonds, owed, parked, fees, required, float, ok: float >= 0n };
+  return {
+    balance,
+    deposits,
+    undecided,
+    bonds,
+    owed,
+    parked,
+    feesEarned: book.earned,
+    feesWithdrawn: book.withdrawn,
+    fees,
+    required,
+    float,
+    ok: float >= 0n,
+  };
 }

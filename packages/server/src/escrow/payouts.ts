@@ -21,6 +21,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { type FinalResponse, hashOf, sendByHash } from "../chain/send-by-hash.ts";
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { payoutMemo } from "./obligations.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;
@@ -63,7 +64,7 @@ async function park(s: PayoutSender, payout: Payout, from: string, reason: strin
   await update(s.db, payout, from, { state: "parked", parkedReason: reason, updatedAt: s.now() });
 }
 
-async function accountExists(server: rpc.Server, account: string): Promise<boolean> {
+export async function accountExists(server: rpc.Server, account: string): Promise<boolean> {
   try {
     await server.getAccount(account);
     return true;
@@ -146,7 +147,7 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
     networkPassphrase: s.networkPassphrase,
   })
     .addOperation(op)
-    .addMemo(Memo.text(`namereg escrow ${payout.purpose}`.slice(0, 28)))
+    .addMemo(Memo.text(payoutMemo(payout.purpose)))
     .setTimeout(TimeoutInfinite)
     .build();
   tx.sign(s.escrow);

@@ -8,6 +8,7 @@ import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
+import { changeWebhooks } from "../change-webhooks.ts";
 import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
 import { ROUTE_SUMMARIES } from "./route-summaries.ts";
 
@@ -169,6 +170,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           session: { type: "http", scheme: "bearer", description: "A SEP-10 wallet session (POST /auth)" },
         },
       },
+      webhooks: changeWebhooks(),
     },
     transform: (input) => {
       const out = jsonSchemaTransform(input);

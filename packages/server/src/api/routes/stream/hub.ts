@@ -89,8 +89,10 @@ export class ChangeHub {
    */
   async start(after: number | null): Promise<StreamStart> {
     await this.#ensureReady();
-    if (after === null) return { kind: "live", position: this.#position };
     const bounds = await outboxBounds(this.#database.db);
+    // With no stream open nothing was read meanwhile, and nobody needs what was written: the hub starts from now.
+    if (this.#subscribers.size === 0) this.#position = Math.max(this.#position, bounds.head);
+    if (after === null) return { kind: "live", position: Math.max(bounds.head, this.#position) };
     if (after < bounds.prunedThrough) {
       return {
         kind: "reset",
@@ -198,7 +200,7 @@ export class ChangeHub {
         if (sub.live) this.#deliver(sub, rows);
       }
       const last = rows.at(-1);
-      if (last !== undefined) this.#position = last.id;
+      if (last !== undefined) this.#position = Math.max(this.#position, last.id);
       if (rows.length < PAGE || this.#closed) return;
     }
   }

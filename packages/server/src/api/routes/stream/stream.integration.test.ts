@@ -144,6 +144,21 @@ describe.each(TEST_DATABASE_KINDS)("GET /v1/stream on %s", (kind) => {
     expect((await both.waitForEvents(3)).map((e) => bodyOf(e).data.key)).toEqual(["a3", "a4", "a5"]);
   });
 
+  it("starts a stream opened without Last-Event-ID from now, whatever changed while none was open", async () => {
+    const first = await stream();
+    first.close();
+    await closeAll();
+    await setText("unheard1");
+    await setText("unheard2");
+    await index();
+    const s = await stream("?types=record.text_changed");
+    await setText("heard");
+    await index();
+    await s.waitForEvents(1);
+    await s.waitForComments(s.comments.length + 1);
+    expect(s.events.map((e) => bodyOf(e).data.key)).toEqual(["heard"]);
+  });
+
   it("selects by namespace, name and types", async () => {
     const all = await stream();
     const plain = await stream("?namespace=PLAIN");
@@ -198,6 +213,8 @@ describe.each(TEST_DATABASE_KINDS)("GET /v1/stream on %s", (kind) => {
     expect((await stream("", { "last-event-id": "x1" })).error).toMatchObject({ error: "invalid_request" });
     expect((await stream("?lastEventId=-1")).status).toBe(400);
     expect((await stream("?follow=1")).status).toBe(400);
+    // HEAD would open a stream without a body to read it from.
+    expect((await fetch(`${base}/v1/stream`, { method: "HEAD" })).status).toBe(405);
   });
 
   it("answers 429 beyond the open streams allowed per client address, and takes one again once one closes", async () => {
