@@ -64,7 +64,6 @@ export {
 export {
   type VerifyWebhookOptions,
   verifyWebhook,
-  type WebhookEvent,
   type WebhookHeaders,
   type WebhookRejection,
   WebhookVerificationError,

@@ -28,6 +28,15 @@ async function rejection(work: Promise<unknown>): Promise<string> {
 }
 
 describe("verifyWebhook", () => {
+  it("types the event as the change-event union, narrowed on its type", async () => {
+    const key = secret();
+    const verified = await verifyWebhook(signed(key), body, key, { now: NOW });
+    if (verified.type !== "name.issued") throw new Error("expected name.issued");
+    // Compiles only while the union narrows: name.issued's own fields are typed.
+    const holder: string = verified.data.holder ?? "";
+    expect(holder).toBe("");
+  });
+
   it("accepts a delivery the reference implementation signed, from a record, Headers or bytes", async () => {
     const key = secret();
     const headers = signed(key);

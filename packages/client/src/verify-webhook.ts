@@ -4,6 +4,7 @@
 // timestamp must be within a tolerance of the receiver's clock (5 minutes), so a captured delivery cannot be
 // replayed later. The comparison is WebCrypto's `verify` (constant time, in Node and browsers alike): nothing
 // here compares signature bytes by hand. Verify the raw body as received, before any JSON parsing.
+import type { ChangeEvent } from "./events.ts";
 
 /** How a delivery failed verification. */
 export type WebhookRejection =
@@ -34,13 +35,6 @@ export interface VerifyWebhookOptions {
 /** Request headers as Node (`IncomingHttpHeaders`), fetch (`Headers`) or a plain object give them. */
 export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** A delivered event as `JSON.parse` gives it; narrow it with `type` (the typed union is in the API types). */
-export interface WebhookEvent {
-  readonly type: string;
-  readonly timestamp: string;
-  readonly data: Readonly<Record<string, unknown>>;
-}
-
 const SECRET_PREFIX = "whsec_";
 const DEFAULT_TOLERANCE_SECONDS = 300;
 
@@ -64,16 +58,16 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> | null {
 }
 
 /**
- * Verifies a delivery and returns its parsed event. Throws WebhookVerificationError (with `reason`) when the
+ * Verifies a delivery and returns its parsed event, typed as the change-event union (narrow it on `type`). Throws WebhookVerificationError (with `reason`) when the
  * headers are missing, the timestamp is outside the tolerance, or no `v1` signature matches `secret` (the
  * `whsec_…` the service showed when the endpoint was made or its secret rotated).
  */
-export async function verifyWebhook<E extends WebhookEvent = WebhookEvent>(
+export async function verifyWebhook(
   headers: WebhookHeaders,
   body: string | Uint8Array,
   secret: string,
   options: VerifyWebhookOptions = {},
-): Promise<E> {
+): Promise<ChangeEvent> {
   const id = header(headers, "webhook-id");
   const timestamp = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
@@ -122,7 +116,7 @@ export async function verifyWebhook<E extends WebhookEvent = WebhookEvent>(
   if (!matched)
     throw new WebhookVerificationError("no_matching_signature", "no signature matches the secret");
   try {
-    return JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body)) as E;
+    return JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body)) as ChangeEvent;
   } catch {
     throw new WebhookVerificationError("invalid_body", "the signed body is not JSON");
   }
