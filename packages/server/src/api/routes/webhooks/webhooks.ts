@@ -145,7 +145,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
   app.post(
     "/console/webhooks",
     {
-      schema: { body: CreateBody, response: { 201: Created } },
+      schema: {
+        summary: "Owner: register a webhook endpoint (its secret is shown once)",
+        body: CreateBody,
+        response: { 201: Created },
+      },
       config: routeRules("global", [
         ...CONSOLE_ERRORS,
         ...BODY_ERRORS,
@@ -190,7 +194,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
   app.get(
     "/console/webhooks",
     {
-      schema: { response: { 200: z.object({ namespace: z.string(), webhooks: z.array(Endpoint) }) } },
+      schema: {
+        summary: "Owner: the namespace's webhook endpoints",
+        response: { 200: z.object({ namespace: z.string(), webhooks: z.array(Endpoint) }) },
+      },
       config: routeRules("global", CONSOLE_ERRORS),
     },
     async (request) => {
@@ -205,6 +212,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
     "/console/webhooks/:id",
     {
       schema: {
+        summary: "Owner: delete a webhook endpoint and its delivery log",
         params: z.object({ id: Id }),
         response: { 200: z.object({ ok: z.literal(true), id: z.string() }) },
       },
@@ -223,6 +231,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
     "/console/webhooks/:id/rotate-secret",
     {
       schema: {
+        summary: "Owner: a new signing secret; the old one signs too for 24 hours",
         params: z.object({ id: Id }),
         response: { 200: z.object({ id: z.string(), secret: z.string(), previousSecretExpiresAt: Iso }) },
       },
@@ -243,6 +252,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
     "/console/webhooks/:id/deliveries",
     {
       schema: {
+        summary: "Owner: an endpoint's deliveries and their attempts, newest first",
         params: z.object({ id: Id }),
         querystring: DeliveriesQuery,
         response: {
@@ -273,6 +283,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = async (
     "/console/webhooks/:id/deliveries/:deliveryId/retry",
     {
       schema: {
+        summary: "Owner: queue a delivery again now (re-enables a disabled endpoint)",
         params: z.object({ id: Id, deliveryId: Id }),
         response: { 202: z.object({ delivery: Delivery.omit({ attempts: true }), webhook: Endpoint }) },
       },
