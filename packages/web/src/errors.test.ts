@@ -16,6 +16,9 @@ describe("explain", () => {
     expect(explain(new NameregError(404, { error: "name_not_found" })).sentence).toBe(
       "There is no such name.",
     );
+    expect(explain(new NameregError(502, { error: "node_lookup_failed" })).sentence).toBe(
+      "The name's records could not be read from the chain right now. Try again shortly.",
+    );
   });
 
   it("does not tell a reclaimed name (gone.acme, whose history lists issued and reclaimed) it was never issued", () => {

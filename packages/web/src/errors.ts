@@ -34,6 +34,9 @@ const SENTENCES: Readonly<Record<string, string>> = {
   insufficient_balance: "The account does not hold enough XLM for this.",
   name_taken: "That name is already taken.",
   not_found: "There is nothing at this address.",
+  node_lookup_failed: "The name's records could not be read from the chain right now. Try again shortly.",
+  multichain_unsupported: "This namespace's resolver does not keep addresses on other networks.",
+  invalid_request: "The service could not read that request; the details below say what is wrong.",
   network_error: "The service could not be reached. Check the connection and try again.",
   internal_error:
     "The service failed to answer. Try again; if it persists, report it with the details below.",

@@ -10,6 +10,7 @@ import { ListingPage, MarketPage } from "./pages/market.tsx";
 import { NamePage } from "./pages/name.tsx";
 import { NamespacePage } from "./pages/namespace.tsx";
 import { StatusPage } from "./pages/status.tsx";
+import { TransactionPage } from "./pages/transaction.tsx";
 import { href, parseRoute, type Route } from "./routes.ts";
 import { Page } from "./ui.tsx";
 
@@ -33,12 +34,15 @@ function View({ route }: { readonly route: Route }): JSX.Element {
       return <MarketPage />;
     case "listing":
       return <ListingPage namespace={route.namespace} key={route.namespace} />;
+    case "tx":
+      return <TransactionPage hash={route.hash} key={route.hash} />;
     case "missing":
+      // Also what the server sends, with status 404, for a page it does not know (packages/server's web.ts).
       return (
-        <Page title="Not found">
+        <Page title="Page not found">
           <p>
-            There is no page at {route.path}. Start from the <a href={href.status()}>status page</a> or look a
-            name up above.
+            There is no page at {route.path}. <a href={href.status()}>Go to the home page</a>, or look a name
+            up above.
           </p>
         </Page>
       );
@@ -66,7 +70,8 @@ function App(): JSX.Element {
       const to = parseRoute(a.pathname);
       if (to.page === "missing" && a.pathname !== "/") return;
       event.preventDefault();
-      navigate(a.pathname);
+      // The fragment goes along: `/claims#claim-1` opens the queue at that claim.
+      navigate(a.pathname + a.hash);
     };
     addEventListener("popstate", onPop);
     document.addEventListener("click", onClick);

@@ -12,6 +12,8 @@ describe("parseRoute", () => {
     expect(parseRoute("/claims")).toEqual({ page: "claims" });
     expect(parseRoute("/market")).toEqual({ page: "market" });
     expect(parseRoute("/market/forsale")).toEqual({ page: "listing", namespace: "forsale" });
+    expect(parseRoute(`/tx/${"AB".repeat(32)}`)).toEqual({ page: "tx", hash: "ab".repeat(32) });
+    expect(parseRoute("/tx")).toEqual({ page: "missing", path: "/tx" });
     expect(parseRoute("/", "#/name/alice.acme")).toEqual({ page: "name", name: "alice.acme" });
     expect(parseRoute("/name/a/b")).toEqual({ page: "missing", path: "/name/a/b" });
     expect(parseRoute("/name/a..b")).toEqual({ page: "name", name: "a..b" });
@@ -20,6 +22,8 @@ describe("parseRoute", () => {
   it("round-trips what href builds", () => {
     expect(parseRoute(href.name("alice.acme"))).toEqual({ page: "name", name: "alice.acme" });
     expect(parseRoute(href.listing("forsale"))).toEqual({ page: "listing", namespace: "forsale" });
+    expect(parseRoute(href.tx("0f".repeat(32)))).toEqual({ page: "tx", hash: "0f".repeat(32) });
+    expect(href.claim("12")).toBe("/claims#claim-12");
   });
 });
 

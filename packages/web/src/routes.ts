@@ -9,9 +9,10 @@ export type Route =
   | { readonly page: "claims" }
   | { readonly page: "market" }
   | { readonly page: "listing"; readonly namespace: string }
+  | { readonly page: "tx"; readonly hash: string }
   | { readonly page: "missing"; readonly path: string };
 
-export const ROUTE_PREFIXES = ["/name/", "/namespace/", "/account/", "/claims", "/market"] as const;
+export const ROUTE_PREFIXES = ["/name/", "/namespace/", "/account/", "/claims", "/market", "/tx/"] as const;
 
 export const href = {
   status: () => "/",
@@ -21,6 +22,10 @@ export const href = {
   claims: () => "/claims",
   market: () => "/market",
   listing: (namespace: string) => `/market/${encodeURIComponent(namespace)}`,
+  /** A transaction: its events in the archive (GET /v1/events?txHash=). */
+  tx: (hash: string) => `/tx/${encodeURIComponent(hash)}`,
+  /** A claim in the queue, by its id. */
+  claim: (id: string) => `/claims#claim-${encodeURIComponent(id)}`,
 };
 
 /** The route for a path (`location.pathname`); a `#/name/…` link from the old page is read the same way. */
@@ -41,6 +46,7 @@ export function parseRoute(pathname: string, hash = ""): Route {
       if (first === "namespace") return { page: "namespace", namespace: value.toLowerCase() };
       if (first === "account") return { page: "account", address: value.toUpperCase() };
       if (first === "market") return { page: "listing", namespace: value.toLowerCase() };
+      if (first === "tx") return { page: "tx", hash: value.toLowerCase() };
     }
   }
   return { page: "missing", path };

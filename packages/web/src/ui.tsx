@@ -4,6 +4,7 @@ import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Explained, explain } from "./errors.ts";
 import { href } from "./routes.ts";
+import { componentState } from "./words.ts";
 
 export type Loaded<T> =
   | { readonly state: "loading" }
@@ -121,8 +122,49 @@ export const AccountLink = ({ address }: { readonly address: string }) => (
   </a>
 );
 
+/** A transaction hash as a link to its events in the archive; the hash in full, breaking anywhere on a phone. */
+export const TxLink = ({ hash }: { readonly hash: string }) => (
+  <a class="mono" href={href.tx(hash)}>
+    {hash}
+  </a>
+);
+
+/** A listing of the market, by its namespace. */
+export const ListingLink = ({ namespace, children }: { namespace: string; children?: ComponentChildren }) => (
+  <a href={href.listing(namespace)}>{children ?? `${namespace} on the market`}</a>
+);
+
+/** A claim in the queue. */
+export const ClaimLink = ({
+  id,
+  children,
+}: {
+  readonly id: string;
+  readonly children: ComponentChildren;
+}) => <a href={href.claim(id)}>{children}</a>;
+
+/**
+ * A link to a page elsewhere that chain data names (a claim's evidence): only http(s) addresses become links, and
+ * they tell the browser not to pass this page along; anything else is shown as text.
+ */
+export const OutsideLink = ({
+  url,
+  children,
+}: {
+  readonly url: string;
+  readonly children: ComponentChildren;
+}) =>
+  /^https?:\/\//i.test(url) ? (
+    <a href={url} rel="noopener noreferrer nofollow" target="_blank">
+      {children}
+    </a>
+  ) : (
+    <span>{children}</span>
+  );
+
+/** A component's state in words (words.ts), coloured by the state itself. */
 export const State = ({ state }: { readonly state: string }) => (
-  <span class={`state state-${state}`}>{state}</span>
+  <span class={`state state-${state}`}>{componentState(state)}</span>
 );
 
 export function Page(props: { readonly title: string; readonly children: ComponentChildren }): JSX.Element {

@@ -310,7 +310,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts of namespaces, names, subnames and claims */
+        /** Counts of namespaces, names and subnames, with the observed ledger */
         get: {
             parameters: {
                 query?: never;
@@ -515,6 +515,7 @@ export interface paths {
                     contractId?: string;
                     subject?: string;
                     namespace?: string;
+                    txHash?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1713,7 +1714,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Owner: set the namespace's display name, description and logo */
+        /** Owner: set the namespace's display name and logo */
         put: {
             parameters: {
                 query?: never;
@@ -4178,7 +4179,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Holder: prepare setting, changing or removing a subname */
+        /** Holder: prepare creating or removing a subname */
         post: {
             parameters: {
                 query?: never;
@@ -4625,7 +4626,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Holder: prepare setting a name's address or text records */
+        /** Holder: prepare setting or removing a name's address on another network */
         post: {
             parameters: {
                 query?: never;
@@ -4800,7 +4801,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Holder: submit a signed records transaction and follow it */
+        /** Submit a signed transaction this service prepared, and follow it */
         post: {
             parameters: {
                 query?: never;
@@ -5332,7 +5333,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A name's history: issue, transfers, changes */
+        /** A name's lifecycle: issued, transferred, reclaimed; paged */
         get: {
             parameters: {
                 query?: {
@@ -5951,6 +5952,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/namespaces/{namespace}/names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The names issued in a namespace, by label, paged */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Case-insensitive: ASCII A-Z is lower-cased, then it must be a label (1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-'); anything else is 400 `invalid_name`. */
+                    namespace: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            names: {
+                                name: string;
+                                label: string;
+                                holder: string;
+                                expiresAt: string | null;
+                                expired: boolean;
+                                issuedLedger: number;
+                                issuedAt: string | null;
+                                subnames: number;
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lookup": {
         parameters: {
             query?: never;
@@ -5958,7 +6089,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Names and namespaces starting with the query */
+        /** Search names and namespaces by label: prefix matches, then substrings */
         get: {
             parameters: {
                 query: {
@@ -6067,7 +6198,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Featured namespaces and names */
+        /** The namespaces with the most issued names */
         get: {
             parameters: {
                 query?: never;
@@ -6276,7 +6407,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The directory of namespaces that publish a profile */
+        /** The directory's namespaces, with display names and logos */
         get: {
             parameters: {
                 query?: never;
@@ -6499,7 +6630,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stellar.toml naming the federation server and signing key */
+        /** The stellar.toml naming the federation server and the SEP-10 signing key */
         get: {
             parameters: {
                 query?: never;

@@ -27,7 +27,7 @@ import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
 import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
-import { registerWebPage } from "./plugins/web.ts";
+import { registerWebPage, webPageNotFound } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { ResolveCacheOptions } from "./resolve-cache.ts";
@@ -183,7 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     });
     refuseUnknownQuery(app);
     // Unknown paths count against the limit too, so probing for routes is not free.
-    installErrorHandling(app, app.rateLimit());
+    installErrorHandling(app, app.rateLimit(), webPageNotFound());
     // Before the routes: the document is built from the routes registered after it.
     await registerOpenApi(app);
 

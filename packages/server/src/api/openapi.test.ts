@@ -131,6 +131,20 @@ describe("the OpenAPI document", () => {
     );
   });
 
+  it("takes each operation's summary from the route's own schema, beside its handler", async () => {
+    const served = registeredRoutes(app);
+    expect(served.filter((r) => r.summary === undefined).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { summary?: string }>>;
+    };
+    for (const route of served) {
+      const path = route.url.replace(/:(\w+)/g, "{$1}");
+      expect(paths[path]?.[route.method.toLowerCase()]?.summary, `${route.method} ${route.url}`).toBe(
+        route.summary,
+      );
+    }
+  });
+
   it("matches the committed docs/openapi.json (run `npm run openapi` after changing a route)", async () => {
     const committed = await readFile(COMMITTED, "utf8").catch(() => "");
     const generated = await renderOpenApiDocument();

@@ -28,7 +28,7 @@ describe.each(TEST_DATABASE_KINDS)("change events of a batch on %s", (kind) => {
     await chain.database.query(`
       create constraint trigger fail_at_commit after insert on change_outbox
       deferrable initially deferred for each row execute function fail_at_commit()`);
-  });
+  }, 120_000); // indexing the demo: ~10 s alone, up to a minute on the loaded two-core machine
 
   afterAll(async () => {
     await chain?.database.close();

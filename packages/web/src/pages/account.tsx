@@ -2,7 +2,18 @@
 import type { JSX } from "preact";
 import { api, isNameregError, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
-import { AccountLink, ErrorNote, NameLink, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+import {
+  AccountLink,
+  ClaimLink,
+  ErrorNote,
+  NameLink,
+  NamespaceLink,
+  Page,
+  Section,
+  Table,
+  useLoad,
+} from "../ui.tsx";
+import { claimState } from "../words.ts";
 
 /** What the holder and reverse routes accept (docs/api.md): an account (G…) or a contract (C…), 56 characters. */
 const ADDRESS = /^[GC][A-Z2-7]{55}$/;
@@ -74,11 +85,14 @@ function KnownAccount({ address }: { readonly address: string }): JSX.Element {
           return (
             <Table
               caption="Claims announced"
-              headings={["Namespace", "State", "Announced (ledger)"]}
+              headings={["Claim", "Namespace", "State", "Announced (ledger)"]}
               empty="This account has no claim in the queue."
               rows={mine.map((c) => [
+                <ClaimLink id={c.id} key="c">
+                  Claim {c.id}
+                </ClaimLink>,
                 <NamespaceLink namespace={c.namespace} key="n" />,
-                c.state,
+                claimState(c.state),
                 String(c.announcedLedger),
               ])}
             />

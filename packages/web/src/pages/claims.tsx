@@ -1,36 +1,105 @@
-// The claim queue (pending, objected, awarded, each with its objections) and a quote of the claim fee for a label.
+// The claim queue (pending, objected, awarded): each claim with its basis, evidence, the claimant's response and
+// its objections, as a card per claim (readable at phone width without a table), and a quote of the claim fee.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { fromBaseUnits, objectionWindow } from "../format.ts";
-import { AccountLink, Defs, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+import { AccountLink, Defs, NameLink, NamespaceLink, OutsideLink, Page, Section, useLoad } from "../ui.tsx";
+import { basis, claimState, feeOutcome } from "../words.ts";
 
 type Queue = Awaited<ReturnType<typeof loadQueue>>;
 type Claim = Queue["pending"][number];
 
 const loadQueue = () => unwrap(api.GET("/v1/allocations"));
 
-function claimRows(list: readonly Claim[]) {
-  return list.map((c) => [
-    <NamespaceLink namespace={c.namespace} key="n" />,
-    <AccountLink address={c.claimantAccount} key="a" />,
-    c.state,
-    String(c.announcedLedger),
-    objectionWindow(c),
-    c.objections.length === 0
-      ? "none"
-      : c.objections.map((o) => (
-          <span key={o.objector}>
-            <AccountLink address={o.objector} /> ({o.basis.join(", ")}; bond {o.bondXlm} XLM){" "}
-          </span>
-        )),
-  ]);
+/** The claimant: its primary name as a link when it has one (the API then names it), and its account. */
+function Claimant({ claim }: { readonly claim: Claim }): JSX.Element {
+  if (claim.claimant === claim.claimantAccount) return <AccountLink address={claim.claimantAccount} />;
+  return (
+    <>
+      <NameLink name={claim.claimant} /> (<AccountLink address={claim.claimantAccount} />)
+    </>
+  );
 }
 
-const HEADINGS = ["Namespace", "Claimant", "State", "Announced (ledger)", "Objection window", "Objections"];
+function ClaimCard({ claim }: { readonly claim: Claim }): JSX.Element {
+  const titleId = `claim-${claim.id}-title`;
+  return (
+    <article class="card" id={`claim-${claim.id}`} tabIndex={-1} aria-labelledby={titleId}>
+      <h3 id={titleId}>
+        Claim {claim.id}: <NamespaceLink namespace={claim.namespace} />
+      </h3>
+      <Defs
+        items={[
+          ["State", claimState(claim.state)],
+          ["Claimant", <Claimant claim={claim} key="c" />],
+          ["Basis", claim.basis.length === 0 ? "none given" : claim.basis.map(basis).join(", ")],
+          [
+            "Evidence",
+            claim.evidence.length === 0 ? (
+              "none given"
+            ) : (
+              <ul class="plain" key="e">
+                {claim.evidence.map((e) => (
+                  <li key={e.url}>
+                    <OutsideLink url={e.url}>{e.label}</OutsideLink> <span class="hint mono">{e.url}</span>
+                  </li>
+                ))}
+              </ul>
+            ),
+          ],
+          ["Claimant's response", claim.claimantResponse ?? "none"],
+          ["Announced", `ledger ${claim.announcedLedger}`],
+          [
+            "Objection window",
+            // An awarded claim's window is closed and says when it was awarded; the deadline decides nothing now.
+            claim.state === "awarded"
+              ? objectionWindow(claim)
+              : `${objectionWindow(claim)} (deadline ${claim.deadline})`,
+          ],
+          [
+            "Objections",
+            claim.objections.length === 0 ? (
+              "none"
+            ) : (
+              <ul class="plain" key="o">
+                {claim.objections.map((o) => (
+                  <li key={o.objector}>
+                    <AccountLink address={o.objector} /> on the basis of {o.basis.map(basis).join(", ")}, with
+                    a bond of {o.bondXlm} XLM
+                  </li>
+                ))}
+              </ul>
+            ),
+          ],
+        ]}
+      />
+    </article>
+  );
+}
+
+function Group(props: { id: string; title: string; claims: readonly Claim[]; empty: string }): JSX.Element {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.claims.length === 0 ? (
+        <p>{props.empty}</p>
+      ) : (
+        props.claims.map((c) => <ClaimCard claim={c} key={c.id} />)
+      )}
+    </section>
+  );
+}
 
 export function ClaimsPage(): JSX.Element {
   const queue = useLoad("allocations", loadQueue);
+  // `/claims#claim-1` (a claim's link elsewhere in the app): once the queue is shown, go to that claim.
+  useEffect(() => {
+    if (queue.state !== "ok" || !location.hash.startsWith("#claim-")) return;
+    const card = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    card?.scrollIntoView();
+    card?.focus();
+  }, [queue.state]);
   return (
     <Page title="Claim queue">
       <Section
@@ -38,12 +107,19 @@ export function ClaimsPage(): JSX.Element {
         render={(q) => (
           <>
             {q.ledger === null ? null : <p>As of ledger {q.ledger}.</p>}
-            <h2>Pending</h2>
-            <Table caption="Pending claims" headings={HEADINGS} rows={claimRows(q.pending)} />
-            <h2>Objected</h2>
-            <Table caption="Objected claims" headings={HEADINGS} rows={claimRows(q.objected)} />
-            <h2>Awarded</h2>
-            <Table caption="Awarded claims" headings={HEADINGS} rows={claimRows(q.awarded)} />
+            <Group
+              id="pending-title"
+              title="Pending"
+              claims={q.pending}
+              empty="No claim is waiting out its objection window."
+            />
+            <Group id="objected-title" title="Objected" claims={q.objected} empty="No claim is objected." />
+            <Group
+              id="awarded-title"
+              title="Awarded"
+              claims={q.awarded}
+              empty="No claim was awarded lately."
+            />
           </>
         )}
       />
@@ -106,7 +182,7 @@ function QuoteAnswer({ label }: { readonly label: string }): JSX.Element {
                 ) : (
                   <>
                     {units(f.receipt.amount)} by <AccountLink address={f.receipt.claimant} /> (
-                    {f.receipt.outcome})
+                    {feeOutcome(f.receipt.outcome)})
                   </>
                 ),
               ],

@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
-import { AccountLink, Defs, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+import { AccountLink, Defs, ErrorNote, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
 
 const loadListings = () => unwrap(api.GET("/v1/market/listings"));
 
@@ -19,14 +19,14 @@ export function MarketPage(): JSX.Element {
             </p>
             <Table
               caption="Listings"
-              headings={["Namespace", "Price (XLM)", "Fee (bps)", "Listed"]}
+              headings={["Namespace", "Price (XLM)", "Market fee", "Listed"]}
               empty="Nothing is listed for sale."
               rows={m.listings.map((l) => [
                 <a href={href.listing(l.namespace)} key="n">
                   {l.namespace}
                 </a>,
                 l.priceXlm,
-                String(l.feeBps),
+                `${l.feeBps / 100} %`,
                 l.listedAt,
               ])}
             />
@@ -46,6 +46,22 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
     const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
     return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
   });
+  // A namespace that does not exist (or a marketplace that is off) is said once, not under every heading.
+  const refusal =
+    info.state === "error" && info.error.code === "namespace_not_found"
+      ? info.error
+      : listings.state === "error" && listings.error.code === "market_disabled"
+        ? listings.error
+        : null;
+  if (refusal !== null)
+    return (
+      <Page title={`${namespace} on the market`}>
+        <ErrorNote error={refusal} />
+        <p>
+          All <a href={href.market()}>listings</a>.
+        </p>
+      </Page>
+    );
   return (
     <Page title={`${namespace} on the market`}>
       <p class="hint">
@@ -77,14 +93,14 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
         render={(h) => (
           <Table
             caption="Sales"
-            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "Badge"]}
+            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "How"]}
             empty="No past sales."
             rows={h.sales.map((s) => [
               s.priceXlm,
               <AccountLink address={s.seller} key="s" />,
               <AccountLink address={s.buyer} key="b" />,
               s.settledAt,
-              s.badge,
+              s.badge === "escrow" ? "through the escrow" : s.badge,
             ])}
           />
         )}

@@ -1,22 +1,28 @@
-// A name: `label.namespace` (resolution, records, history, subnames) or `child.label.namespace` (the subname's
-// record under its parent, read from the subname routes). Each section loads on its own, so one refusal (an
-// expired name's records, a namespace without a resolver) leaves the others readable.
+// A name: `label.namespace` (resolution, records, its timeline of lifecycle and record changes, subnames) or
+// `child.label.namespace` (the subname's record under its parent, read from the subname routes). Each section loads
+// on its own, so one refusal (an expired name's records, a namespace without a resolver) leaves the others
+// readable; a name that does not exist is said once.
 import type { JSX } from "preact";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
-import { href } from "../routes.ts";
 import {
   AccountLink,
   Defs,
   ErrorNote,
+  type Loaded,
   Mono,
   NameLink,
   NamespaceLink,
   Page,
   Section,
   Table,
+  TxLink,
   useLoad,
 } from "../ui.tsx";
+import { ownership, subnamePolicy, timeline } from "../words.ts";
+
+/** Archived events of the name read for its timeline: one page of the archive's largest. */
+const ARCHIVE_PAGE = 1000;
 
 export function NamePage({ name }: { readonly name: string }): JSX.Element {
   const parts = name.split(".");
@@ -53,11 +59,34 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
     unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } })),
   );
   const history = useLoad(`h:${key}`, () =>
-    unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
+    Promise.all([
+      unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
+      unwrap(api.GET("/v1/events", { params: { query: { subject: props.name, limit: ARCHIVE_PAGE } } })),
+    ]),
   );
   const subnames = useLoad(`s:${key}`, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
+  const refusal = record.state === "error" ? record.error : null;
+  const refused = refusal?.code ?? null;
+  // Never issued, or an unknown namespace: one answer, not four. A reclaimed name is not issued either, but it
+  // has a history, which is then all there is to show.
+  if (refusal !== null && refused === "namespace_not_found")
+    return (
+      <Page title={props.name}>
+        <ErrorNote error={refusal} />
+      </Page>
+    );
+  if (refused === "name_not_issued" && history.state === "error" && history.error.code === "name_not_found")
+    return (
+      <Page title={props.name}>
+        <ErrorNote error={history.error} />
+        <p>
+          See the names of <NamespaceLink namespace={props.namespace} />.
+        </p>
+      </Page>
+    );
+  const issued = refused !== "name_not_issued";
   return (
     <Page title={props.name}>
       <p class="hint">
@@ -70,10 +99,16 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           <Defs
             items={[
               ["Holder", <AccountLink address={r.holder} key="h" />],
-              ["Ownership", r.ownership],
-              ["Storage", r.storage],
+              ["Ownership", ownership(r.ownership)],
+              ["Storage", r.storage === "live" ? "Live: read from the chain as it is now" : r.storage],
               ["Expires", r.expiresAt ?? "never"],
-              ["Issued", `ledger ${r.issuedLedger}${r.issuedAt ? ` (${r.issuedAt})` : ""}`],
+              [
+                "Issued",
+                <>
+                  ledger {r.issuedLedger}
+                  {r.issuedAt ? ` (${r.issuedAt})` : ""}, transaction <TxLink hash={r.txHash} />
+                </>,
+              ],
               ["Resolutions", String(r.resolutions)],
               [
                 "Operator",
@@ -86,74 +121,106 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           />
         )}
       />
-      <h2>Records</h2>
-      <Section
-        loaded={records}
-        render={(rec) => (
-          <Table
-            caption="Records"
-            headings={["Key", "Value"]}
-            rows={[
-              ["address", rec.address === null ? "—" : <AccountLink address={rec.address} key="a" />],
-              ...Object.entries(rec.text as Record<string, string>).map(([k, v]) => [k, v]),
-            ]}
+      {issued ? (
+        <>
+          <h2>Records</h2>
+          <Section
+            loaded={records}
+            render={(rec) => (
+              <Table
+                caption="Records"
+                headings={["Key", "Value"]}
+                rows={[
+                  ["address", rec.address === null ? "—" : <AccountLink address={rec.address} key="a" />],
+                  ...Object.entries(rec.text as Record<string, string>).map(([k, v]) => [k, v]),
+                ]}
+              />
+            )}
           />
-        )}
-      />
+        </>
+      ) : null}
       <h2>History</h2>
       <Section
         loaded={history}
-        render={(h) => (
-          <Table
-            caption="History"
-            headings={["Action", "Ledger", "Time", "Transaction"]}
-            rows={h.events.map((e) => [
-              e.action,
-              String(e.ledger),
-              e.at ?? "—",
-              <Mono key="t">{e.txHash}</Mono>,
-            ])}
-          />
+        render={([lifecycle, archived]) => (
+          <>
+            <Table
+              caption="History"
+              headings={["What", "Ledger", "Time", "Transaction"]}
+              rows={timeline(lifecycle.events, archived.events).map((row) => [
+                row.what,
+                String(row.ledger),
+                row.at ?? "—",
+                <TxLink hash={row.txHash} key="t" />,
+              ])}
+            />
+            {archived.hasMore ? (
+              <p class="hint">
+                Only the first {ARCHIVE_PAGE} archived events of this name are shown; the archive has the
+                rest: <a href={`/v1/events?subject=${encodeURIComponent(props.name)}`}>its events as JSON</a>.
+              </p>
+            ) : null}
+          </>
         )}
       />
-      <h2>Subnames</h2>
-      <Section
-        loaded={subnames}
-        render={(s) => (
-          <Table
-            caption="Subnames"
-            headings={["Name", "State", "Address"]}
-            empty="This name has no subnames."
-            rows={s.subnames.map((sub) => [
-              <NameLink name={sub.name} key="n" />,
-              sub.active ? "active" : sub.exists ? "inactive" : "removed",
-              <AccountLink address={sub.address} key="a" />,
-            ])}
+      {issued ? (
+        <>
+          <h2>Subnames</h2>
+          <Section
+            loaded={subnames}
+            render={(s) => (
+              <Table
+                caption="Subnames"
+                headings={["Name", "State", "Address"]}
+                empty="This name has no subnames."
+                rows={s.subnames.map((sub) => [
+                  <NameLink name={sub.name} key="n" />,
+                  sub.active ? "active" : sub.exists ? "inactive" : "removed",
+                  <AccountLink address={sub.address} key="a" />,
+                ])}
+              />
+            )}
           />
-        )}
-      />
+        </>
+      ) : null}
     </Page>
   );
 }
 
 function Subname(props: { name: string; child: string; label: string; namespace: string }): JSX.Element {
   const path = { namespace: props.namespace, label: props.label, child: props.child };
-  const answer = useLoad(`sub:${props.name}`, () =>
-    unwrap(api.GET("/v1/subnames/{namespace}/{label}/{child}", { params: { path } })),
-  );
+  const answer = useLoad(`sub:${props.name}`, () => loadSubname(path));
   return (
     <Page title={props.name}>
       <p class="hint">
         A subname of <NameLink name={`${props.label}.${props.namespace}`} />, in namespace{" "}
         <NamespaceLink namespace={props.namespace} />.
       </p>
+      {answer.state === "error" ? (
+        // One refusal (no such parent, no such namespace) is said once, not under each heading.
+        <ErrorNote error={answer.error} />
+      ) : (
+        <SubnameSections answer={answer} child={props.child} />
+      )}
+    </Page>
+  );
+}
+
+type SubnameAnswer = Awaited<ReturnType<typeof loadSubname>>;
+const loadSubname = (path: { namespace: string; label: string; child: string }) =>
+  unwrap(api.GET("/v1/subnames/{namespace}/{label}/{child}", { params: { path } }));
+
+function SubnameSections(props: { answer: Loaded<SubnameAnswer>; child: string }): JSX.Element {
+  const { answer } = props;
+  return (
+    <>
       <h2>Subname</h2>
       <Section
         loaded={answer}
         render={(s) =>
           s.record === null ? (
             <p>
-              No subname “{props.child}” has ever been set under {s.parent}.
+              No subname “{props.child}” has ever been set under <NameLink name={s.parent} />.
             </p>
           ) : (
             <Defs
@@ -165,8 +232,8 @@ function Subname(props: { name: string; child: string; label: string; namespace:
                   s.record.controller === null ? "—" : <AccountLink address={s.record.controller} key="c" />,
                 ],
                 ["Expires", s.record.expiresAt ?? "never"],
-                ["Policy", s.record.policy],
-                ["Generation", s.record.generation],
+                ["Policy", subnamePolicy(s.record.policy)],
+                ["Generation", <Mono key="g">{s.record.generation}</Mono>],
               ]}
             />
           )
@@ -178,12 +245,7 @@ function Subname(props: { name: string; child: string; label: string; namespace:
         render={(s) => (
           <Defs
             items={[
-              [
-                "Name",
-                <a href={href.name(s.parentContext.name)} key="p">
-                  {s.parentContext.name}
-                </a>,
-              ],
+              ["Name", <NameLink name={s.parentContext.name} key="p" />],
               ["Holder", <AccountLink address={s.parentContext.holder} key="h" />],
               ["Active", s.parentContext.active ? "yes" : "no"],
               ["Expires", s.parentContext.expiresAt ?? "never"],
@@ -191,6 +253,6 @@ function Subname(props: { name: string; child: string; label: string; namespace:
           />
         )}
       />
-    </Page>
+    </>
   );
 }

@@ -1,41 +1,91 @@
-// A namespace: who runs it, its policies, its claim (if one is in the queue) and its listing (if for sale).
+// A namespace: who owns it, its policies in words, the names issued in it (paged, each with its subnames), its
+// listing if it is for sale, and its claim if one is in the queue. Billing is between the owner and the service
+// and no public route shows it, so it is not here.
 import type { JSX } from "preact";
-import { api, unwrap } from "../api.ts";
+import { useState } from "preact/hooks";
+import { api, isNameregError, unwrap } from "../api.ts";
+import { type Explained, explain } from "../errors.ts";
 import { href } from "../routes.ts";
-import { AccountLink, Defs, Page, Section, useLoad } from "../ui.tsx";
+import {
+  AccountLink,
+  ClaimLink,
+  Defs,
+  ErrorNote,
+  ListingLink,
+  Mono,
+  NameLink,
+  Page,
+  Section,
+  Table,
+  useLoad,
+} from "../ui.tsx";
+import { claimState, subnamePolicy } from "../words.ts";
+
+const loadNames = (namespace: string, cursor: string | undefined) =>
+  unwrap(
+    api.GET("/v1/namespaces/{namespace}/names", {
+      params: { path: { namespace }, query: cursor === undefined ? {} : { cursor } },
+    }),
+  );
+type NamesPage = Awaited<ReturnType<typeof loadNames>>;
 
 export function NamespacePage({ namespace }: { readonly namespace: string }): JSX.Element {
   const info = useLoad(`ns:${namespace}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
   );
   const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
+  // One answer for a namespace that is not allocated (yet): the sections that need it would each repeat it.
+  const missing = info.state === "error" && info.error.code === "namespace_not_found";
   return (
     <Page title={namespace}>
-      <h2>Namespace</h2>
-      <Section
-        loaded={info}
-        render={(n) => (
-          <Defs
-            items={[
-              ["Display name", n.displayName ?? "—"],
-              ["Operator", <AccountLink address={n.operator} key="o" />],
-              ["Names issued", String(n.issuedNames)],
-              ["Subname policy", n.subnamePolicy],
-              ["Issuing method", n.method],
-              ["Awarded", `ledger ${n.awardLedger}${n.awardedAt ? ` (${n.awardedAt})` : ""}`],
-              ["Resolver", n.resolverId ?? "none (names carry no records)"],
-              ["Networks", n.chainNetworks.length === 0 ? "—" : n.chainNetworks.join(", ")],
-              ["Locked", n.locked ? "yes" : "no"],
-              [
-                "Market",
-                <a href={href.listing(namespace)} key="m">
-                  listing and sales
-                </a>,
-              ],
-            ]}
+      {info.state === "ok" && info.value.displayName !== null ? (
+        <p class="hint">{info.value.displayName}</p>
+      ) : null}
+      {missing ? (
+        <ErrorNote error={info.error} />
+      ) : (
+        <>
+          <h2>Namespace</h2>
+          <Section
+            loaded={info}
+            render={(n) => (
+              <Defs
+                items={[
+                  ["Owner", <AccountLink address={n.operator} key="o" />],
+                  ["Names issued", String(n.issuedNames)],
+                  ["Subnames", subnamePolicy(n.subnamePolicy)],
+                  [
+                    "Networks",
+                    n.resolverId === null
+                      ? "None: without a resolver, names keep no records"
+                      : n.chainNetworks.length === 0
+                        ? "None: names keep no addresses on other networks"
+                        : `Names may keep addresses on ${n.chainNetworks.join(", ")}`,
+                  ],
+                  [
+                    "Routing",
+                    n.locked
+                      ? "Locked: names without expiry are permanent"
+                      : "Not locked: the owner may still reclaim names",
+                  ],
+                  [
+                    "Allocated",
+                    `${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
+                      n.awardLedger
+                    }${n.awardedAt ? ` (${n.awardedAt})` : ""}`,
+                  ],
+                  ["Registrar", <Mono key="r">{n.registrarId}</Mono>],
+                  ["Resolver", n.resolverId === null ? "none" : <Mono key="v">{n.resolverId}</Mono>],
+                ]}
+              />
+            )}
           />
-        )}
-      />
+          <h2>For sale</h2>
+          <Listing namespace={namespace} />
+          <h2 id="names-title">Names</h2>
+          <Names namespace={namespace} />
+        </>
+      )}
       <h2>Claims</h2>
       <Section
         loaded={claims}
@@ -46,8 +96,8 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
             <ul>
               {mine.map((c) => (
                 <li key={c.id}>
-                  {c.state} claim by <AccountLink address={c.claimantAccount} />, announced at ledger{" "}
-                  {c.announcedLedger} — <a href={href.claims()}>claim queue</a>
+                  <ClaimLink id={c.id}>Claim {c.id}</ClaimLink>: {claimState(c.state)}, by{" "}
+                  <AccountLink address={c.claimantAccount} />, announced at ledger {c.announcedLedger}
                 </li>
               ))}
             </ul>
@@ -55,5 +105,93 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
         }}
       />
     </Page>
+  );
+}
+
+/** The namespace's open listing, if any; the marketplace being off is a fact here, not a failure. */
+function Listing({ namespace }: { readonly namespace: string }): JSX.Element {
+  const listings = useLoad("listings", () =>
+    unwrap(api.GET("/v1/market/listings")).then(
+      (m) => m.listings,
+      (error: unknown) => {
+        if (isNameregError(error, "market_disabled")) return null;
+        throw error;
+      },
+    ),
+  );
+  return (
+    <Section
+      loaded={listings}
+      render={(list) => {
+        if (list === null) return <p>The marketplace is off on this service.</p>;
+        const open = list.find((l) => l.namespace === namespace);
+        return open === undefined ? (
+          <p>
+            Not listed for sale. <ListingLink namespace={namespace}>Past sales</ListingLink>.
+          </p>
+        ) : (
+          <p>
+            Listed at {open.priceXlm} XLM since {open.listedAt}:{" "}
+            <ListingLink namespace={namespace}>the listing</ListingLink>.
+          </p>
+        );
+      }}
+    />
+  );
+}
+
+/** The names issued in the namespace, a page at a time (keyset pages of the API, followed on request). */
+function Names({ namespace }: { readonly namespace: string }): JSX.Element {
+  const first = useLoad(`names:${namespace}`, () => loadNames(namespace, undefined));
+  const [more, setMore] = useState<{
+    pages: readonly NamesPage[];
+    loading: boolean;
+    error: Explained | null;
+  }>({ pages: [], loading: false, error: null });
+  return (
+    <Section
+      loaded={first}
+      render={(page) => {
+        const pages = [page, ...more.pages];
+        const names = pages.flatMap((p) => p.names);
+        const next = pages.at(-1)?.nextCursor ?? null;
+        const showMore = () => {
+          if (next === null) return;
+          setMore({ ...more, loading: true, error: null });
+          loadNames(namespace, next).then(
+            (p) => setMore({ pages: [...more.pages, p], loading: false, error: null }),
+            (e: unknown) => setMore({ ...more, loading: false, error: explain(e) }),
+          );
+        };
+        return (
+          <>
+            <Table
+              caption="Names issued"
+              headings={["Name", "Holder", "Expires", "Subnames", "Issued"]}
+              empty="No name has been issued in this namespace."
+              rows={names.map((n) => [
+                <NameLink name={n.name} key="n" />,
+                <AccountLink address={n.holder} key="h" />,
+                n.expiresAt === null ? "never" : n.expired ? `expired ${n.expiresAt}` : n.expiresAt,
+                n.subnames === 0 ? (
+                  "none"
+                ) : (
+                  <a href={href.name(n.name)} key="s">
+                    {n.subnames === 1 ? "1 subname" : `${n.subnames} subnames`}
+                  </a>
+                ),
+                `ledger ${n.issuedLedger}${n.issuedAt ? ` (${n.issuedAt})` : ""}`,
+              ])}
+            />
+            {more.error === null ? null : <ErrorNote error={more.error} />}
+            {next === null ? null : (
+              <button type="button" onClick={showMore} disabled={more.loading}>
+                {more.loading ? "Loading…" : "Show more names"}
+              </button>
+            )}
+          </>
+        );
+      }}
+    />
   );
 }

@@ -2,6 +2,7 @@
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
 import { Defs, Page, Section, State, Table, useLoad } from "../ui.tsx";
+import { componentDetails } from "../words.ts";
 
 export function StatusPage(): JSX.Element {
   const loaded = useLoad("status", () =>
@@ -23,24 +24,36 @@ export function StatusPage(): JSX.Element {
                 caption="Components"
                 headings={["Component", "State", "Details"]}
                 rows={status.components.map((c) => [
-                  c.name,
+                  // The API's names verbatim ("the service RPC" is the spec's), starting a line as a sentence does.
+                  c.name.charAt(0).toUpperCase() + c.name.slice(1),
                   <State state={c.state} key="s" />,
-                  // A component with nothing more to say reads "—", not an empty "Details:" on a phone.
-                  Object.entries(c)
-                    .filter(([k, v]) => k !== "name" && k !== "state" && v !== null)
-                    .map(([k, v]) => `${k}: ${String(v)}`)
-                    .join(", ") || "—",
+                  // In words, not field names; a component with nothing more to say reads "—".
+                  componentDetails(c),
                 ])}
               />
               <section aria-labelledby="coverage-title">
                 <h2 id="coverage-title">Coverage</h2>
                 <Defs
                   items={[
-                    ["Complete", coverage.complete ? "yes" : "no"],
+                    [
+                      "Complete",
+                      coverage.complete
+                        ? "yes"
+                        : coverage.gaps.length > 0
+                          ? "no: the archive lacks part of the chain"
+                          : "no: the indexer has not reported lately",
+                    ],
                     ["Processed ledger", String(coverage.processedLedger ?? "—")],
                     ["Head ledger", String(coverage.headLedger ?? "—")],
                     ["Processed at", coverage.processedAt ?? "—"],
-                    ["Gaps", String(coverage.gaps.length)],
+                    [
+                      "Gaps",
+                      coverage.gaps.length === 0
+                        ? "none"
+                        : coverage.gaps
+                            .map((g) => `ledgers ${g.fromLedger}–${g.toLedger} (${g.reason})`)
+                            .join("; "),
+                    ],
                   ]}
                 />
               </section>

@@ -42,8 +42,16 @@ export function hostProblem(rawHeaders: readonly string[], httpVersion: string):
   return null;
 }
 
-/** Installs the error and not-found handlers on the root instance, so every route shares them. */
-export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: NotFoundPreHandler): void {
+/**
+ * Installs the error and not-found handlers on the root instance, so every route shares them. `pageNotFound`, when
+ * given, may answer an unknown path itself (the web app's own "Page not found" page for a browser, plugins/web.ts);
+ * when it returns undefined the path gets the API's JSON 404.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  notFoundPreHandler?: NotFoundPreHandler,
+  pageNotFound?: PageNotFound,
+): void {
   // Before any route or not-found handler runs; the connection is closed after the answer, since whatever sent
   // such a request cannot be trusted to frame its next one either.
   app.addHook("onRequest", async (request, reply) => {
@@ -66,7 +74,8 @@ export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: 
     notFoundPreHandler === undefined ? {} : { preHandler: notFoundPreHandler },
     (request, reply) => {
       const allowed = allowedMethods(app, request.url);
-      if (allowed.length === 0) return reply.code(404).send(new ApiError("not_found").body());
+      if (allowed.length === 0)
+        return pageNotFound?.(request, reply) ?? reply.code(404).send(new ApiError("not_found").body());
       return reply
         .code(405)
         .header("allow", allowed.join(", "))
@@ -76,6 +85,9 @@ export function installErrorHandling(app: FastifyInstance, notFoundPreHandler?: 
 }
 
 export type NotFoundPreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** Answers an unknown path with a page of its own, or returns undefined to leave it to the JSON 404. */
+export type PageNotFound = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
 
 // Node's HTTP parser rejects some requests before Fastify sees them (headers too large, invalid characters, a
 // request that did not arrive in time). They get the house format too, written straight to the socket.

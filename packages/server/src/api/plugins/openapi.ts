@@ -10,7 +10,6 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
 import { changeWebhooks } from "../change-webhooks.ts";
 import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
-import { ROUTE_SUMMARIES } from "./route-summaries.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -119,30 +118,34 @@ function genericErrorResponses(method: string, url: string, hasBody: boolean): R
   return out;
 }
 
-/** The operation's one-line title: the route's own schema `summary`, else the table's line. */
-function summaryOf(method: string, url: string, schema: Record<string, unknown>): { summary?: string } {
-  if (typeof schema.summary === "string") return {};
-  const line = ROUTE_SUMMARIES[`${method} ${url}`];
-  return line === undefined ? {} : { summary: line };
-}
-
 const json = () => ({ "application/json": { schema: ERROR_REF } });
 
-const registered = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+/**
+ * A documented route as Fastify saw it. `summary` is the operation's one-line title in the document and in /docs,
+ * declared in the route's own `schema.summary` beside its handler (the completeness test fails on one without).
+ */
+export interface DocumentedRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly summary: string | undefined;
+}
 
-/** The routes registered after registerOpenApi, as Fastify saw them (for the completeness test). */
-export function registeredRoutes(app: FastifyInstance): readonly { method: string; url: string }[] {
+const registered = new WeakMap<FastifyInstance, DocumentedRoute[]>();
+
+/** The routes registered after registerOpenApi, as Fastify saw them (for the completeness tests). */
+export function registeredRoutes(app: FastifyInstance): readonly DocumentedRoute[] {
   return registered.get(app) ?? [];
 }
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  const routes: { method: string; url: string }[] = [];
+  const routes: DocumentedRoute[] = [];
   registered.set(app, routes);
   app.addHook("onRoute", (route) => {
-    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
-    if (hidden || route.url.startsWith(DOCS_PREFIX)) return;
+    const schema = route.schema as { hide?: boolean; summary?: unknown } | undefined;
+    if (schema?.hide === true || route.url.startsWith(DOCS_PREFIX)) return;
+    const summary = typeof schema?.summary === "string" ? schema.summary : undefined;
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      if (method !== "HEAD" && method !== "OPTIONS") routes.push({ method, url: route.url });
+      if (method !== "HEAD" && method !== "OPTIONS") routes.push({ method, url: route.url, summary });
     }
   });
   await app.register(swagger, {
@@ -183,7 +186,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         ...out,
         schema: {
           ...schema,
-          ...summaryOf(method, out.url, schema),
           tags: [tagOf(out.url)],
           ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
           response: {

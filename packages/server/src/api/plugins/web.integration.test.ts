@@ -117,12 +117,19 @@ describe("the web page in Chromium", () => {
     await page.goto(`${base}/`);
     await page.locator("#status-summary").waitFor();
     expect(await text("#status-summary")).toMatch(/^All systems operational · ledger \d+$/);
+    // States and details in words, not the API's field names.
     for (const component of ["Database", "Indexer", "Escrow watcher"])
       expect(await page.locator("tr", { hasText: component }).locator(".state").innerText()).toBe(
-        "operational",
+        "Operational",
       );
     // A component with no details says so, rather than leaving an empty "Details:" (a stacked card on a phone).
     expect(await page.locator("tr", { hasText: "Database" }).locator("td").nth(2).innerText()).toBe("—");
+    const indexer = await page.locator("tr", { hasText: "Indexer" }).locator("td").nth(2).innerText();
+    expect(indexer).toMatch(
+      /^at ledger \d+; keeping up with the chain; last progress .+; every event applied$/,
+    );
+    const escrow = await page.locator("tr", { hasText: "Escrow watcher" }).locator("td").nth(2).innerText();
+    expect(escrow).toMatch(/^last poll \d+ seconds? ago; nothing parked$/);
     expect(await text("#coverage-title")).toBe("Coverage");
     expect(await page.locator("dt", { hasText: "Complete" }).locator("+ dd").innerText()).toBe("yes");
     await check("status");
@@ -154,11 +161,98 @@ describe("the web page in Chromium", () => {
     await page.getByLabel("Name or namespace").fill("acme");
     await page.getByLabel("Name or namespace").press("Enter");
     await page.waitForURL(/\/namespace\/acme$/);
-    await page.locator("dt", { hasText: "Operator" }).waitFor();
-    expect(await page.locator("dt", { hasText: "Names issued" }).locator("+ dd").innerText()).toMatch(
-      /^\d+$/,
+    await page.locator("dt", { hasText: "Owner" }).waitFor();
+    expect(await page.locator("dt", { hasText: "Names issued" }).locator("+ dd").innerText()).toBe("3");
+    await check("namespace-acme-lookup");
+  });
+
+  it("shows a namespace's owner, policies in words, its names (each a link, expired ones said) and its listing", async () => {
+    await page.goto(`${base}/namespace/acme`);
+    const owner = page.locator("dt", { hasText: "Owner" }).locator("+ dd").getByRole("link");
+    await owner.waitFor();
+    expect(await owner.getAttribute("href")).toMatch(/^\/account\/G[A-Z2-7]{55}$/);
+    const dd = (term: string) => page.locator("dt", { hasText: term }).locator("+ dd").innerText();
+    expect(await dd("Subnames")).toBe("Holders may create subnames");
+    expect(await dd("Networks")).toBe("Names may keep addresses on ethereum, bitcoin");
+    expect(await dd("Routing")).toBe("Locked: names without expiry are permanent");
+    const names = page.locator("table", { has: page.locator("caption", { hasText: "Names issued" }) });
+    await names.waitFor();
+    const rows = names.locator("tbody tr");
+    expect(await rows.locator("td:first-child").allInnerTexts()).toEqual([
+      "alice.acme",
+      "bob.acme",
+      "old.acme",
+    ]);
+    const alice = rows.filter({ hasText: "alice.acme" });
+    expect(await alice.getByRole("link", { name: "alice.acme" }).getAttribute("href")).toBe(
+      "/name/alice.acme",
     );
+    expect(await alice.locator("td").nth(3).innerText()).toBe("1 subname");
+    expect(await alice.locator("td").nth(2).innerText()).toBe("never");
+    expect(await rows.filter({ hasText: "old.acme" }).locator("td").nth(2).innerText()).toMatch(
+      /^expired \d{4}-/,
+    );
+    expect(await rows.filter({ hasText: "bob.acme" }).locator("td").nth(1).getByRole("link").count()).toBe(1);
+    // Three names fit one page: no button for more.
+    expect(await page.getByRole("button", { name: "Show more names" }).count()).toBe(0);
+
+    // Pages of one name (the page's requests asked with limit=1): the button follows the API's cursor until the
+    // last page, and the names arrive in order, each once.
+    await page.route("**/v1/namespaces/acme/names*", (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set("limit", "1");
+      return route.continue({ url: url.toString() });
+    });
+    try {
+      await page.goto(`${base}/namespace/acme`);
+      const more = page.getByRole("button", { name: "Show more names" });
+      for (const shown of [["alice.acme"], ["alice.acme", "bob.acme"]]) {
+        await rows.nth(shown.length - 1).waitFor();
+        expect(await rows.locator("td:first-child").allInnerTexts()).toEqual(shown);
+        await more.click();
+      }
+      await rows.nth(2).waitFor();
+      expect(await rows.locator("td:first-child").allInnerTexts()).toEqual([
+        "alice.acme",
+        "bob.acme",
+        "old.acme",
+      ]);
+      expect(await more.count()).toBe(0);
+    } finally {
+      await page.unroute("**/v1/namespaces/acme/names*");
+    }
+    await page.getByText("Not listed for sale.").waitFor();
+    expect(await page.getByRole("link", { name: "Past sales" }).getAttribute("href")).toBe("/market/acme");
     await check("namespace-acme");
+
+    // A namespace that is for sale links its listing.
+    await page.goto(`${base}/namespace/${listed}`);
+    const listing = page.getByRole("link", { name: "the listing" });
+    await listing.waitFor();
+    expect(await page.locator("p", { has: listing }).innerText()).toMatch(
+      /^Listed at 100\.0000000 XLM since /,
+    );
+    expect(await listing.getAttribute("href")).toBe(`/market/${listed}`);
+    await page.getByText("No name has been issued in this namespace.").waitFor();
+    await check("namespace-listed");
+  });
+
+  it("says once that a namespace does not exist, and still shows its claim, whose link opens the claim", async () => {
+    await page.goto(`${base}/namespace/newco`);
+    const missing = page.locator('[data-code="namespace_not_found"]');
+    await missing.waitFor();
+    expect(await missing.count()).toBe(1);
+    expect(await missing.locator("p").first().innerText()).toBe("There is no such namespace.");
+    const claim = page.getByRole("link", { name: "Claim 1" });
+    await claim.waitFor();
+    expect(await page.locator("li", { has: claim }).innerText()).toMatch(
+      /^Claim 1: Announced, open to objections, by G[A-Z2-7]{55}, announced at ledger \d+$/,
+    );
+    await check("namespace-unallocated", ["/v1/namespaces/newco"]);
+    await claim.click();
+    await page.waitForURL(/\/claims#claim-1$/);
+    await page.locator("#claim-1 h3").waitFor();
+    await page.waitForFunction(() => document.activeElement?.id === "claim-1");
   });
 
   it("shows alice.acme's resolution, records, history with ledger and transaction, and subnames as links", async () => {
@@ -174,14 +268,23 @@ describe("the web page in Chromium", () => {
     );
     const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
     expect(await holder.innerText()).toMatch(/^G[A-Z2-7]{55}$/);
-    const issued = page
+    // The timeline, newest first: the record changes the demo made after issuing alice.acme, then the issue.
+    const history = page
       .locator("table", { has: page.locator("caption", { hasText: "History" }) })
       .locator("tbody tr");
-    await issued.first().waitFor();
-    const first = await issued.first().locator("td").allInnerTexts();
-    expect(first[0]).toBe("issued");
-    expect(first[1]).toMatch(/^\d+$/);
-    expect(first[3]).toMatch(/^[0-9a-f]{64}$/);
+    await history.first().waitFor();
+    expect(await history.locator("td:first-child").allInnerTexts()).toEqual([
+      "Display name set",
+      "A network address changed",
+      "A text record changed",
+      "A text record changed",
+      "Payment instruction set",
+      "Issued",
+    ]);
+    const issued = await history.last().locator("td").allInnerTexts();
+    expect(issued[1]).toMatch(/^\d+$/);
+    expect(issued[3]).toMatch(/^[0-9a-f]{64}$/);
+    expect(await history.last().getByRole("link").getAttribute("href")).toBe(`/tx/${issued[3]}`);
     const subnames = page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) });
     await subnames.waitFor();
     const pay = subnames.locator("tr", { hasText: "pay.alice.acme" });
@@ -246,7 +349,7 @@ describe("the web page in Chromium", () => {
     await page.waitForURL(/\/claims$/);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("page-title");
     // The next Tab reaches the page's own content, not the lookup box.
-    await page.locator("caption", { hasText: "Pending claims" }).waitFor();
+    await page.getByRole("heading", { name: "Pending" }).waitFor();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.closest("#view") !== null)).toBe(true);
   });
@@ -273,11 +376,62 @@ describe("the web page in Chromium", () => {
     );
   });
 
-  it("says what a refusal means: no such name, an expired name's records", async () => {
+  it("follows a transaction hash to what the transaction did, from the archive", async () => {
+    await page.goto(`${base}/name/alice.acme`);
+    const issuedLink = page
+      .locator("table", { has: page.locator("caption", { hasText: "History" }) })
+      .locator("tbody tr", { hasText: "Issued" })
+      .getByRole("link");
+    await issuedLink.waitFor();
+    const hash = await issuedLink.innerText();
+    await issuedLink.click();
+    await page.waitForURL(new RegExp(`/tx/${hash}$`));
+    const events = page.locator("table", {
+      has: page.locator("caption", { hasText: "Events of this transaction" }),
+    });
+    await events.waitFor();
+    expect(await events.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
+      "Name changed at the registrar (issue, transfer, renewal, reclaim or address)",
+    ]);
+    expect(await events.locator("tbody tr td").nth(1).innerText()).toBe("name_v1");
+    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
+      `/v1/events?txHash=${hash}`,
+    );
+    await check("transaction");
+
+    await page.goto(`${base}/tx/${"0".repeat(64)}`);
+    await page.getByText("The archive holds no event of this transaction").waitFor();
+    await page.goto(`${base}/tx/nothex`);
+    expect(await page.locator('[data-code="invalid_request"] p').first().innerText()).toBe(
+      "That is not a transaction hash: a hash is 64 hexadecimal digits.",
+    );
+  });
+
+  it("says what a refusal means, once: no such name, no such namespace, an expired name's records, a reclaimed name", async () => {
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
     await missing.waitFor();
     expect(await missing.locator("p").first().innerText()).toBe("There is no such name.");
+    expect(await page.locator("#view .error").count()).toBe(1);
+    await page.goto(`${base}/name/alice.nowhere`);
+    await page.locator('[data-code="namespace_not_found"]').waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
+    // gone.acme was issued and reclaimed: not issued now, with its history.
+    await page.goto(`${base}/name/gone.acme`);
+    const gone = page.locator("table", { has: page.locator("caption", { hasText: "History" }) });
+    await gone.waitFor();
+    expect(await gone.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
+      "Reclaimed by the namespace owner",
+      "Issued",
+    ]);
+    expect(await page.locator('[data-code="name_not_issued"]').count()).toBe(1);
+    // A subname under a name that was never issued, and a listing of a namespace that does not exist: once each.
+    await page.goto(`${base}/name/pay.nosuch.acme`);
+    await page.locator('[data-code="name_not_found"]').waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
+    await page.goto(`${base}/market/nosuch`);
+    await page.locator('[data-code="namespace_not_found"]').waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
     await page.goto(`${base}/name/old.acme`);
     const expired = page.locator('[data-code="name_expired"]').first();
     await expired.waitFor();
@@ -291,13 +445,30 @@ describe("the web page in Chromium", () => {
     expect(await page.locator("body").innerText()).not.toMatch(/answered \d{3}/);
   });
 
-  it("shows the claim queue with the demo's pending claim, its namespace a link", async () => {
+  it("shows the claim queue: each claim's state in words, basis, evidence and objections, its namespace a link", async () => {
     await page.goto(`${base}/claims`);
-    const pending = page.locator("table", { has: page.locator("caption", { hasText: "Pending claims" }) });
-    await pending.waitFor();
-    const first = pending.locator("tbody tr").first().locator("td").first();
-    expect(await first.innerText()).toBe("newco");
-    expect(await first.getByRole("link").getAttribute("href")).toBe("/namespace/newco");
+    const pending = page.getByRole("region", { name: "Pending" }).getByRole("article");
+    await pending.first().waitFor();
+    const newco = pending.filter({ hasText: "newco" });
+    expect(await newco.locator("h3").innerText()).toBe("Claim 1: newco");
+    expect(await newco.getByRole("link", { name: "newco" }).getAttribute("href")).toBe("/namespace/newco");
+    const term = (card: typeof newco, name: string) => card.locator("dt", { hasText: name }).locator("+ dd");
+    expect(await term(newco, "State").innerText()).toBe("Announced, open to objections");
+    expect(await term(newco, "Basis").innerText()).toBe("trademark");
+    const evidence = term(newco, "Evidence").getByRole("link", { name: "Trademark registration" });
+    expect(await evidence.getAttribute("href")).toBe("https://evidence.example/newco");
+    expect(await evidence.getAttribute("rel")).toBe("noopener noreferrer nofollow");
+    expect(await term(newco, "Objections").innerText()).toBe("none");
+    const contested = page
+      .getByRole("region", { name: "Objected" })
+      .getByRole("article", { name: /contested/ });
+    expect(await term(contested, "State").innerText()).toBe("Objected");
+    expect(await term(contested, "Objections").innerText()).toMatch(
+      /^G[A-Z2-7]{55} on the basis of prior use, with a bond of 10\.0000000 XLM$/,
+    );
+    const awarded = page.getByRole("region", { name: "Awarded" }).getByRole("article", { name: /winner/ });
+    expect(await term(awarded, "State").innerText()).toBe("Awarded");
+
     // A quote of the claim fee, by keyboard: type the label, Enter.
     await page.getByLabel("Namespace to claim").fill("brandnew");
     await page.getByLabel("Namespace to claim").press("Enter");
@@ -336,6 +507,22 @@ describe("the web page in Chromium", () => {
       expect(body).not.toContain(promotion);
     await shot("docs");
     await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it("answers an unknown page with the app's own Page not found page (HTTP 404), and API paths with JSON", async () => {
+    const response = await page.goto(`${base}/no-such-page`);
+    expect(response?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    const home = page.getByRole("link", { name: "Go to the home page" });
+    expect(await home.getAttribute("href")).toBe("/");
+    expect(await page.title()).toBe("Page not found · namereg");
+    await check("not-found", ["/no-such-page"]);
+    await home.click();
+    await page.locator("#status-summary").waitFor();
+
+    const api = await page.goto(`${base}/v1/no-such-route`);
+    expect(api?.status()).toBe(404);
+    expect(JSON.parse(await page.locator("body").innerText())).toEqual({ error: "not_found" });
   });
 
   it("serves the icon the browser asks for", async () => {

@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/fixtures/database.ts";
 import { type App, buildApp } from "../app.ts";
+import { wantsPage } from "./web.ts";
+
+/** What Chromium and Firefox send when a page is opened. */
+const BROWSER_ACCEPT =
+  "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
 let database: TestDatabase;
 let app: App;
@@ -75,6 +80,71 @@ describe("the web app", () => {
     }
     const health = await app.inject({ url: "/health" });
     expect(health.json()).toEqual({ ok: true, service: "namereg" });
+  });
+
+  it("answers a browser asking for an unknown page with the app and status 404, so it shows its own page", async () => {
+    const index = (await app.inject({ url: "/" })).body;
+    for (const url of ["/no-such-page", "/name", "/name/a/b", "/namespace/", "/tx", "/x?y=1"]) {
+      const page = await app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers["content-type"], url).toBe("text/html; charset=utf-8");
+      expect(page.headers["cache-control"], url).toBe("no-store");
+      expect(page.body, url).toBe(index);
+    }
+    const head = await app.inject({
+      method: "HEAD",
+      url: "/no-such-page",
+      headers: { accept: BROWSER_ACCEPT },
+    });
+    expect(head.statusCode).toBe(404);
+    expect(head.headers["content-type"]).toBe("text/html; charset=utf-8");
+  });
+
+  it("keeps the JSON 404 for API paths, assets, other methods and clients that do not prefer HTML", async () => {
+    const json404 = async (url: string, init: { method?: "GET" | "POST"; accept?: string }) => {
+      const answer = await app.inject({
+        url,
+        method: init.method ?? "GET",
+        headers: init.accept === undefined ? {} : { accept: init.accept },
+      });
+      expect(answer.statusCode, `${url} ${init.accept}`).toBe(404);
+      expect(answer.json(), `${url} ${init.accept}`).toEqual({ error: "not_found" });
+    };
+    for (const url of [
+      "/v1/nothing",
+      "/v1",
+      "/console/nothing",
+      "/records/nothing",
+      "/subnames/x/y",
+      "/docs/nothing/x",
+      "/assets/nothing.js",
+      "/.well-known/nothing",
+      "/federation/x",
+      "/health/x",
+    ])
+      await json404(url, { accept: BROWSER_ACCEPT });
+    for (const accept of [
+      undefined,
+      "*/*",
+      "application/json",
+      "application/json, text/html",
+      "text/html;q=0",
+    ])
+      await json404("/no-such-page", { ...(accept === undefined ? {} : { accept }) });
+    await json404("/no-such-page", { method: "POST", accept: BROWSER_ACCEPT });
+    await json404("/name/", {});
+  });
+
+  it("tells a page request from an API request by method, path and preference", () => {
+    expect(wantsPage("GET", "/nothing", BROWSER_ACCEPT)).toBe(true);
+    expect(wantsPage("HEAD", "/a/b/c", "text/html")).toBe(true);
+    expect(wantsPage("GET", "/v1x", "text/html")).toBe(true);
+    expect(wantsPage("GET", "/v1/x", "text/html")).toBe(false);
+    expect(wantsPage("GET", "/metrics", "text/html")).toBe(false);
+    expect(wantsPage("GET", "/openapi.json", "text/html")).toBe(false);
+    expect(wantsPage("DELETE", "/nothing", "text/html")).toBe(false);
+    expect(wantsPage("GET", "/nothing", undefined)).toBe(false);
+    expect(wantsPage("GET", "/nothing", "image/avif,image/webp,*/*;q=0.8")).toBe(false);
   });
 
   it("names no other origin (XML namespace names such as http://www.w3.org/2000/svg are not fetched)", async () => {

@@ -1,13 +1,18 @@
 // The web app at `/` (packages/web, built into packages/web/dist by its `prepare` script at `npm ci`; nothing is
 // fetched from elsewhere at run time). Files are registered one by one (`wildcard: false`), so the plugin adds the
-// app's files and its page addresses (`/name/…`, `/namespace/…`, `/account/…`, `/claims`, `/market…`, answered with
-// index.html so a shared link opens the page) and nothing else: no catch-all that would shadow `/v1/*` or change
-// how unknown paths answer. Files under assets/ carry a content hash in their name and are cached for a year;
-// index.html and the icons are revalidated, so a release shows at the next load.
-import { existsSync } from "node:fs";
+// app's files and its page addresses (`/name/…`, `/namespace/…`, `/account/…`, `/claims`, `/market…`, `/tx/…`,
+// answered with index.html so a shared link opens the page) and nothing else: no catch-all that would shadow
+// `/v1/*`. An unknown path is the API's JSON 404, except for a browser asking for a page (`Accept` prefers
+// text/html) outside the API's paths: that gets the app itself with status 404, which shows its own "Page not
+// found" page (`webPageNotFound`). Files under assets/ carry a content hash in their name and are cached for a
+// year; index.html and the icons are revalidated, so a release shows at the next load.
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { negotiate } from "@fastify/accept-negotiator";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors.ts";
+import type { PageNotFound } from "./errors.ts";
 
 export const WEB_ROOT = fileURLToPath(new URL("../../../../web/dist/", import.meta.url));
 
@@ -19,7 +24,36 @@ export const WEB_ROUTES = [
   "/claims",
   "/market",
   "/market/:namespace",
+  "/tx/:hash",
 ] as const;
+
+// Paths that belong to the API, the documents and the app's files: an unknown path under them is always the JSON
+// 404, whatever the client accepts (a browser opening `/v1/nothing` must see what the API says, not the app).
+const NOT_PAGES =
+  /^\/(v1|console|auth|records|subnames|federation|\.well-known|docs|openapi\.json|health|metrics|assets)(\/|$)/;
+
+/** Whether an unknown path is a browser asking for a page: GET or HEAD, outside NOT_PAGES, preferring HTML. */
+export function wantsPage(method: string, path: string, accept: string | undefined): boolean {
+  if ((method !== "GET" && method !== "HEAD") || NOT_PAGES.test(path) || accept === undefined) return false;
+  // A bare wildcard (what fetch and curl send) names no preference: JSON, as API clients have always been answered.
+  return negotiate(accept, ["application/json", "text/html"]) === "text/html";
+}
+
+/**
+ * The not-found answer for browsers (installErrorHandling's `pageNotFound`): index.html, read once at start like
+ * the registered files, sent with 404 so the app renders its "Page not found" page and crawlers see the status;
+ * undefined when the app is not built.
+ */
+export function webPageNotFound(root: string = WEB_ROOT): PageNotFound | undefined {
+  const file = `${root}index.html`;
+  if (!existsSync(file)) return undefined;
+  const html = readFileSync(file, "utf8");
+  return (request, reply) => {
+    const path = request.url.split("?", 1)[0] ?? request.url;
+    if (!wantsPage(request.method, path, request.headers.accept)) return undefined;
+    return reply.code(404).type("text/html; charset=utf-8").send(html);
+  };
+}
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -37,6 +71,7 @@ export async function registerWebPage(app: FastifyInstance, root: string = WEB_R
     );
     return;
   }
+  const pageNotFound = webPageNotFound(root);
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
@@ -51,7 +86,13 @@ export async function registerWebPage(app: FastifyInstance, root: string = WEB_R
     },
   });
   for (const url of WEB_ROUTES)
-    app.get(url, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header("cache-control", "no-cache").sendFile("index.html", root),
-    );
+    app.get(url, { schema: { hide: true } }, async (request, reply) => {
+      // `/name/` matches `/name/:name` with an empty name: that is no page of the app.
+      if (Object.values(request.params as Record<string, string>).includes("")) {
+        const page = pageNotFound?.(request, reply);
+        if (page === undefined) throw new ApiError("not_found");
+        return page;
+      }
+      return reply.header("cache-control", "no-cache").sendFile("index.html", root);
+    });
 }

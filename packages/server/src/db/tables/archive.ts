@@ -50,6 +50,8 @@ export const events = pgTable(
     index("events_contract_idx").on(t.contractId, t.id),
     index("events_subject_idx").on(t.subject, t.id),
     index("events_namespace_idx").on(t.namespace, t.id),
+    // /v1/events?txHash= (the events of one transaction): a point read, whatever the archive's size.
+    index("events_tx_hash_idx").on(t.txHash, t.id),
   ],
 );
 

@@ -30,7 +30,11 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     "/v1/chain-policy/:namespace",
     {
       ...NO_STORE,
-      schema: { params: z.object({ namespace: LabelSegment }), response: { 200: PolicyResponse } },
+      schema: {
+        summary: "Which networks a namespace accepts addresses for",
+        params: z.object({ namespace: LabelSegment }),
+        response: { 200: PolicyResponse },
+      },
       config: {
         ...NAME_SEGMENT_ROUTE,
         ...routeRules("global", [
@@ -55,6 +59,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
     {
       ...NO_STORE,
       schema: {
+        summary: "A name's address on another network",
         params: z.object({ namespace: LabelSegment, name: NameSegment, network: z.string().max(64) }),
         response: { 200: AddressResponse },
       },

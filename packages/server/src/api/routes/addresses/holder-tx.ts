@@ -51,7 +51,11 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   app.post(
     "/records/prepare",
     {
-      schema: { body: PrepareBody, response: { 200: PrepareResponse } },
+      schema: {
+        summary: "Holder: prepare setting or removing a name's address on another network",
+        body: PrepareBody,
+        response: { 200: PrepareResponse },
+      },
       config: routeRules("prepare", [
         ...PREPARE_ERRORS,
         "invalid_name",
@@ -112,7 +116,11 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
   app.post(
     "/records/submit",
     {
-      schema: { body: SubmitBody, response: SUBMIT_RESPONSES },
+      schema: {
+        summary: "Submit a signed transaction this service prepared, and follow it",
+        body: SubmitBody,
+        response: SUBMIT_RESPONSES,
+      },
       config: routeRules("submit", SUBMIT_ERRORS),
     },
     async (request, reply) => {

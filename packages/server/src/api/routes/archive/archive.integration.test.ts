@@ -151,6 +151,42 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect((await allPages(`&contractId=${registrar}&namespace=acme`, 4)).ids).toEqual(both);
     });
 
+    it("filters by transaction hash, in either case, combined with other filters; its cursor keeps to it", async () => {
+      // The transaction that emitted the most events: a filter that matched by anything else would show more.
+      const byTx = new Map<string, string[]>();
+      for (const r of archive) byTx.set(r.txHash, [...(byTx.get(r.txHash) ?? []), r.id]);
+      const [hash, expected] = [...byTx].sort(([, a], [, b]) => b.length - a.length)[0] ?? ["", []];
+      expect(expected.length).toBeGreaterThan(1);
+      expect(byTx.size).toBeGreaterThan(1);
+      const { ids, pages } = await allPages(`&txHash=${hash}`, 1);
+      expect(ids).toEqual(expected);
+      expect(pages.flatMap((p) => p.events).every((e) => (e as { txHash?: string }).txHash === hash)).toBe(
+        true,
+      );
+      expect((await allPages(`&txHash=${hash.toUpperCase()}`, 100)).ids).toEqual(expected);
+      const contract = archive.find((r) => r.id === expected[0])?.contractId ?? "";
+      expect((await allPages(`&txHash=${hash}&contractId=${contract}`, 100)).ids).toEqual(
+        archive.filter((r) => r.txHash === hash && r.contractId === contract).map((r) => r.id),
+      );
+      // A cursor issued for a transaction is refused without it; one issued before the filter existed (no txHash)
+      // keeps its fingerprint, so it still serves its own filters.
+      const first = (await get(`/v1/events?limit=1&txHash=${hash}`)).body as Page;
+      expect((await get(`/v1/events?cursor=${first.nextCursor}`)).statusCode).toBe(400);
+      expect(
+        (await get(`/v1/events?txHash=${hash.toUpperCase()}&cursor=${first.nextCursor}`)).statusCode,
+      ).toBe(200);
+      expect(await get(`/v1/events?txHash=${"0".repeat(64)}`)).toMatchObject({
+        statusCode: 200,
+        body: { events: [], hasMore: false },
+      });
+      for (const bad of ["abc", "g".repeat(64), "0".repeat(65)]) {
+        expect(await get(`/v1/events?txHash=${bad}`)).toEqual({
+          statusCode: 400,
+          body: { error: "invalid_request", detail: "txHash: must be a transaction hash (64 hex digits)" },
+        });
+      }
+    });
+
     it("answers a well-formed filter that matches nothing with an empty last page", async () => {
       const nobody = await get(`/v1/events?subject=${nameNode("nobody", "acme")}`);
       expect(nobody.statusCode).toBe(200);
@@ -167,7 +203,7 @@ for (const kind of TEST_DATABASE_KINDS) {
         body: {
           error: "invalid_request",
           detail:
-            "cursor: belongs to other filters; repeat the contractId, subject and namespace it was issued with",
+            "cursor: belongs to other filters; repeat the contractId, subject, namespace and txHash it was issued with",
         },
       };
       expect(await get(`/v1/events?namespace=plain&cursor=${first.nextCursor}`)).toEqual(belongs);

@@ -62,7 +62,10 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
   const { replica } = db;
 
   const coverageRoute = {
-    schema: { response: { 200: CoverageSchema } },
+    schema: {
+      summary: "How much of the chain the mirror has read, and any gaps",
+      response: { 200: CoverageSchema },
+    },
     config: routeRules("global", ["invalid_request"]),
   };
   app.get("/v1/coverage", coverageRoute, async (_request, reply) => {
@@ -73,7 +76,11 @@ export const archiveRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">>
   app.get(
     "/v1/events",
     {
-      schema: { querystring: EventsQuery, response: { 200: EventsResponse } },
+      schema: {
+        summary: "The archive of indexed contract events, paged",
+        querystring: EventsQuery,
+        response: { 200: EventsResponse },
+      },
       config: routeRules("global", ["invalid_request", "invalid_node"]),
     },
     async (request, reply) => {
@@ -128,7 +135,7 @@ function afterOf(cursor: string, filters: EventFilters): string {
   if (decoded.f !== filterFingerprint(filters)) {
     throw new ApiError("invalid_request", {
       detail:
-        "cursor: belongs to other filters; repeat the contractId, subject and namespace it was issued with",
+        "cursor: belongs to other filters; repeat the contractId, subject, namespace and txHash it was issued with",
     });
   }
   return decoded.after;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { demoKeypair } from "@namereg/devnet";
 import { claimFeeKey, nameNode, namespaceNode, subnameNode } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
@@ -53,6 +54,22 @@ describe("cursor", () => {
     expect(filterFingerprint({ subject: "acme" })).not.toBe(filterFingerprint({ namespace: "acme" }));
     expect(filterFingerprint({})).toBe(filterFingerprint({ contractId: undefined }));
     expect(filterFingerprint({})).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("keeps the fingerprint of filter sets without a txHash, and tells a txHash apart", () => {
+    // The fingerprint of the three original filters, as issued before txHash existed: cursors in clients' hands
+    // stay valid.
+    const legacy = (c: string | null, s: string | null, n: string | null) =>
+      createHash("sha256")
+        .update(JSON.stringify([c, s, n]))
+        .digest("hex")
+        .slice(0, 16);
+    expect(filterFingerprint({})).toBe(legacy(null, null, null));
+    expect(filterFingerprint({ namespace: "acme" })).toBe(legacy(null, null, "acme"));
+    expect(filterFingerprint({ namespace: "acme", txHash: undefined })).toBe(legacy(null, null, "acme"));
+    const tx = "ab".repeat(32);
+    expect(filterFingerprint({ txHash: tx })).not.toBe(filterFingerprint({}));
+    expect(filterFingerprint({ txHash: tx })).not.toBe(filterFingerprint({ subject: tx }));
   });
 
   it("rejects anything it did not issue", () => {

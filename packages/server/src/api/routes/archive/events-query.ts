@@ -12,6 +12,8 @@ export const MAX_EVENTS_LIMIT = 1000;
 
 const U64_MAX = (1n << 64n) - 1n;
 const HEX_NODE = /^[0-9a-fA-F]{64}$/;
+/** A transaction hash: 64 hex digits, any case (stored lower-case, as the RPC reports it). */
+const HEX_TX = HEX_NODE;
 const DIGITS = /^[0-9]+$/;
 
 /**
@@ -51,20 +53,31 @@ export const EventsQuery = z.strictObject({
     .optional(),
   // The one rule of name segments (path-params.ts): A-Z lower-cased, then a label; invalid_request here.
   namespace: once().pipe(LabelSegment).optional(),
+  // Chosen (docs/api.md "GET /v1/events"): the events of one transaction, so a transaction hash shown anywhere
+  // can be followed to what it did.
+  txHash: once()
+    .regex(HEX_TX, "must be a transaction hash (64 hex digits)")
+    .transform((value) => value.toLowerCase())
+    .optional(),
 });
 
 export interface EventFilters {
   readonly contractId?: string | undefined;
   readonly subject?: string | undefined;
   readonly namespace?: string | undefined;
+  readonly txHash?: string | undefined;
 }
 
-/** Fixed key order and explicit nulls: the same filter set always hashes the same. */
+/**
+ * Fixed key order and explicit nulls: the same filter set always hashes the same. `txHash` came later and is
+ * appended only when given, so cursors issued before it existed keep their fingerprint.
+ */
 export function filterFingerprint(filters: EventFilters): string {
   const canonical = JSON.stringify([
     filters.contractId ?? null,
     filters.subject ?? null,
     filters.namespace ?? null,
+    ...(filters.txHash === undefined ? [] : [filters.txHash]),
   ]);
   return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
 }

@@ -7,6 +7,7 @@ export interface EventFilters {
   readonly contractId?: string | undefined;
   readonly subject?: string | undefined;
   readonly namespace?: string | undefined;
+  readonly txHash?: string | undefined;
 }
 
 /** Up to `limit` archived events matching `filters` after the event `after` (from the first when undefined). */
@@ -15,6 +16,7 @@ export function eventsPage(replica: Db, filters: EventFilters, after: string | u
   if (filters.contractId !== undefined) where.push(eq(events.contractId, filters.contractId));
   if (filters.subject !== undefined) where.push(eq(events.subject, filters.subject));
   if (filters.namespace !== undefined) where.push(eq(events.namespace, filters.namespace));
+  if (filters.txHash !== undefined) where.push(eq(events.txHash, filters.txHash));
   if (after !== undefined) where.push(gt(events.id, after));
   return replica
     .select()

@@ -42,7 +42,11 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
   app.get(
     "/auth",
     {
-      schema: { querystring: ChallengeQuery, response: { 200: ChallengeResponse } },
+      schema: {
+        summary: "SEP-10: a challenge transaction for a wallet to sign",
+        querystring: ChallengeQuery,
+        response: { 200: ChallengeResponse },
+      },
       config: routeRules("auth", ["invalid_request", "invalid_account", "chain_unavailable"]),
     },
     async (request) => {
@@ -53,7 +57,11 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
   );
 
   const tokenRoute = {
-    schema: { body: TokenBody, response: { 200: TokenResponse } },
+    schema: {
+      summary: "SEP-10: exchange the signed challenge for a session token",
+      body: TokenBody,
+      response: { 200: TokenResponse },
+    },
     config: routeRules("auth", ["invalid_request", "unauthorized", "chain_unavailable"]),
   };
   app.post("/auth", tokenRoute, async (request) => {
@@ -64,7 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" |
   });
 
   const logoutRoute = {
-    schema: { response: { 200: LogoutResponse } },
+    schema: { summary: "End the session", response: { 200: LogoutResponse } },
     config: routeRules("global", ["invalid_request", "unauthorized"]),
   };
   app.post("/auth/logout", logoutRoute, async (request) => {

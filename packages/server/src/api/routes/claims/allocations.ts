@@ -41,7 +41,10 @@ export const allocationRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/allocations",
     {
-      schema: { response: { 200: AllocationsResponse } },
+      schema: {
+        summary: "The claim queue: pending, objected and awarded claims with objections",
+        response: { 200: AllocationsResponse },
+      },
       config: routeRules("global", ["invalid_request"]),
     },
     async (request, reply) => {

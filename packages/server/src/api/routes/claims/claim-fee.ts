@@ -61,7 +61,7 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
 
   const quoteRoute = {
     ...NO_STORE,
-    schema: { response: { 200: QuoteSchema } },
+    schema: { summary: "The current claim fee policy", response: { 200: QuoteSchema } },
     config: routeRules("global", ["chain_unavailable", "claim_fee_unavailable"]),
   };
   app.get("/v1/claim-fee", quoteRoute, async () => {
@@ -73,7 +73,11 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
     "/v1/claim-fee/:label",
     {
       ...NO_STORE,
-      schema: { params: LabelParams, response: { 200: LabelResponse } },
+      schema: {
+        summary: "The claim fee for a namespace, and any receipt",
+        params: LabelParams,
+        response: { 200: LabelResponse },
+      },
       config: routeRules("global", ["invalid_name", "chain_unavailable", "claim_fee_unavailable"]),
     },
     async (request) => {
@@ -90,7 +94,11 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
     "/v1/claim-fee/credit/:address",
     {
       ...NO_STORE,
-      schema: { params: AddressParams, response: { 200: CreditResponse } },
+      schema: {
+        summary: "An account's claim-fee credit",
+        params: AddressParams,
+        response: { 200: CreditResponse },
+      },
       config: routeRules("global", ["bad_address", "invalid_account", "chain_unavailable"]),
     },
     async (request) => {
@@ -110,7 +118,12 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
   app.post(
     "/v1/claim-fee/credit/:address/prepare",
     {
-      schema: { params: AddressParams, body: CreditPrepareBody, response: { 200: CreditPrepareResponse } },
+      schema: {
+        summary: "Prepare recovering an account's claim-fee credit",
+        params: AddressParams,
+        body: CreditPrepareBody,
+        response: { 200: CreditPrepareResponse },
+      },
       config: routeRules("prepare", [...PREPARE_ERRORS, "bad_address", "no_credit"]),
     },
     async (request) => {

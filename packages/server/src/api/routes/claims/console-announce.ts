@@ -74,7 +74,11 @@ export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions
   app.post(
     "/console/register/announce/prepare",
     {
-      schema: { body: AnnounceBody, response: { 200: AnnouncePrepared } },
+      schema: {
+        summary: "Claimant: prepare the announcement of a namespace claim, with the fee",
+        body: AnnounceBody,
+        response: { 200: AnnouncePrepared },
+      },
       config: routeRules("prepare", [
         ...CONSOLE_ERRORS,
         ...PREPARE_ERRORS,

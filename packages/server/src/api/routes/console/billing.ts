@@ -54,7 +54,10 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
   { db, guard, now, config },
 ) => {
   const billingRoute = {
-    schema: { response: { 200: BillingResponse } },
+    schema: {
+      summary: "Owner: the namespace's billing state and payments",
+      response: { 200: BillingResponse },
+    },
     config: routeRules("global", [...CONSOLE_ERRORS, "billing_disabled"]),
   };
   app.get("/console/billing", billingRoute, async (request) => {

@@ -65,7 +65,11 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
   app.post(
     "/console/subname-policy/prepare",
     {
-      schema: { body: SubnamePolicyBody, response: { 200: SubnamePolicyPrepared } },
+      schema: {
+        summary: "Owner: prepare a change of the namespace's subname policy",
+        body: SubnamePolicyBody,
+        response: { 200: SubnamePolicyPrepared },
+      },
       config: routeRules("prepare", [...CONSOLE_ERRORS, ...PREPARE_ERRORS, "subnames_unsupported"]),
     },
     async (request) => {
@@ -92,7 +96,11 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
   app.post(
     "/console/chain-policy/prepare",
     {
-      schema: { body: ChainPolicyBody, response: { 200: ChainPolicyPrepared } },
+      schema: {
+        summary: "Owner: prepare a change of the namespace's network-address policy",
+        body: ChainPolicyBody,
+        response: { 200: ChainPolicyPrepared },
+      },
       config: routeRules("prepare", [
         ...CONSOLE_ERRORS,
         ...PREPARE_ERRORS,
@@ -125,7 +133,11 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
     "/console/tx/submit",
     {
       // 409 has no schema here: it is both a failed transaction and the guard's namespace_changed.
-      schema: { body: SubmitBody, response: { 200: SubmitSuccessBody, 202: SubmitPendingBody } },
+      schema: {
+        summary: "Owner: submit a signed console transaction and follow it",
+        body: SubmitBody,
+        response: { 200: SubmitSuccessBody, 202: SubmitPendingBody },
+      },
       config: routeRules("submit", [...CONSOLE_ERRORS, ...SUBMIT_ERRORS]),
     },
     async (request, reply) => {

@@ -44,7 +44,11 @@ export const consoleProfileRoutes: FastifyPluginAsyncZod<ConsoleContext> = async
   app.put(
     "/console/namespace-profile",
     {
-      schema: { body: ProfileBody, response: { 200: ProfileResponse } },
+      schema: {
+        summary: "Owner: set the namespace's display name and logo",
+        body: ProfileBody,
+        response: { 200: ProfileResponse },
+      },
       config: routeRules("global", CONSOLE_ERRORS),
     },
     async (request) => {

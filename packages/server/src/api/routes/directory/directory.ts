@@ -36,6 +36,7 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
     "/v1/directory/reverse/:address",
     {
       schema: {
+        summary: "An account's names in the directory",
         params: z.strictObject({
           address: z.string().refine(isAccountId, "must be a G… account key"),
         }),
@@ -65,7 +66,10 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
   );
 
   const rosterRoute = {
-    schema: { response: { 200: RosterResponse } },
+    schema: {
+      summary: "The directory's namespaces, with display names and logos",
+      response: { 200: RosterResponse },
+    },
     config: routeRules("global", ["invalid_request"]),
   };
   app.get("/v1/directory/namespaces", rosterRoute, async () => {

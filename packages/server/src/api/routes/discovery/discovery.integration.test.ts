@@ -5,7 +5,7 @@ import { namespaceNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
-import { namespaces } from "../../../db/tables.ts";
+import { names, namespaces } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
 import { LABEL_RULE } from "../path-params.ts";
 
@@ -141,6 +141,91 @@ for (const kind of TEST_DATABASE_KINDS) {
       expect(await get("/v1/namespaces/ac_me")).toEqual(invalid);
       expect(await get(`/v1/namespaces/${"a".repeat(64)}`)).toEqual(invalid);
       expect(await get("/v1/namespaces/acme.x")).toEqual(invalid);
+    });
+
+    it("lists a namespace's issued names by label, expired ones flagged, reclaimed ones left out", async () => {
+      const held = await demo.database.db.select().from(names);
+      const of = (label: string) => {
+        const found = held.find((n) => n.namespace === "acme" && n.label === label);
+        if (found === undefined) throw new Error(`demo name ${label}.acme was not indexed`);
+        return found;
+      };
+      const entry = (label: string, expired: boolean, subnames: number) => {
+        const n = of(label);
+        return {
+          name: `${label}.acme`,
+          label,
+          holder: n.holder,
+          expiresAt: n.expiresAt === null ? null : new Date(Number(n.expiresAt) * 1000).toISOString(),
+          expired,
+          issuedLedger: n.issuedLedger,
+          issuedAt: n.issuedAt?.toISOString() ?? null,
+          subnames,
+        };
+      };
+      // alice holds pay.alice.acme (old.alice.acme was removed); old.acme is past its expiry; gone.acme was
+      // reclaimed, so it is not issued any more.
+      const all = [entry("alice", false, 1), entry("bob", false, 0), entry("old", true, 0)];
+      expect(all[0]?.holder).toBe(demoKeypair("alice").publicKey());
+      expect(await get("/v1/namespaces/ACME/names")).toEqual({
+        statusCode: 200,
+        body: { namespace: "acme", names: all, nextCursor: null },
+      });
+      expect((await get("/v1/namespaces/acme")).body.issuedNames).toBe(all.length);
+
+      // Keyset pages of one: each cursor continues after the last label, and the last page says it is the last
+      // (no empty page follows a full one).
+      const labels: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const after: string = cursor === null ? "" : `&cursor=${cursor}`;
+        const { statusCode, body } = await get(`/v1/namespaces/acme/names?limit=1${after}`);
+        expect(statusCode).toBe(200);
+        labels.push(...body.names.map((n: { label: string }) => n.label));
+        cursor = body.nextCursor;
+        pages++;
+      } while (cursor !== null && pages < 10);
+      expect(labels).toEqual(["alice", "bob", "old"]);
+      expect(pages).toBe(3);
+    });
+
+    it("answers an empty list for a namespace without names, and refuses unknown namespaces and foreign cursors", async () => {
+      expect(await get("/v1/namespaces/winner/names")).toEqual({
+        statusCode: 200,
+        body: { namespace: "winner", names: [], nextCursor: null },
+      });
+      expect(await get("/v1/namespaces/nosuch/names")).toEqual({
+        statusCode: 404,
+        body: { error: "namespace_not_found", namespace: "nosuch" },
+      });
+      expect(await get("/v1/namespaces/-acme/names")).toEqual({
+        statusCode: 400,
+        body: { error: "invalid_name", detail: `namespace: ${LABEL_RULE}` },
+      });
+      const first = (await get("/v1/namespaces/acme/names?limit=1")).body;
+      expect(await get(`/v1/namespaces/plain/names?cursor=${first.nextCursor}`)).toEqual({
+        statusCode: 400,
+        body: { error: "invalid_request", detail: "cursor: belongs to another namespace's names" },
+      });
+      const malformed = {
+        statusCode: 400,
+        body: {
+          error: "invalid_request",
+          detail: "cursor: is malformed; use a nextCursor from this endpoint unchanged",
+        },
+      };
+      expect(await get("/v1/namespaces/acme/names?cursor=garbage!")).toEqual(malformed);
+      const forged = Buffer.from(JSON.stringify({ v: 1, after: "a'--", ns: "acme" })).toString("base64url");
+      expect(await get(`/v1/namespaces/acme/names?cursor=${forged}`)).toEqual(malformed);
+      expect(await get("/v1/namespaces/acme/names?limit=101")).toEqual({
+        statusCode: 400,
+        body: { error: "invalid_request", detail: "limit: must be an integer from 1 to 100" },
+      });
+      expect(await get("/v1/namespaces/acme/names?offset=2")).toEqual({
+        statusCode: 400,
+        body: { error: "invalid_request", detail: 'querystring: Unrecognized key: "offset"' },
+      });
     });
 
     it("looks up prefix matches before substring matches, for namespaces and names", async () => {

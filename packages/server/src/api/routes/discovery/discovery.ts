@@ -2,13 +2,26 @@
 // the mirror. None of them is scoped by billing; only the directory is (docs/billing.md).
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { isoOfSeconds } from "../../common/iso-seconds.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
 import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
 import { LOOKUP_LIMIT, LOOKUP_MAX_QUERY, planLookup, searchLookup } from "./lookup.ts";
 import { asciiLower, httpSubnamePolicy, NamespaceParam, SubnamePolicy, Timestamp } from "./namespace.ts";
-import { namespaceList, namespaceWithProfile, showcaseNamespaces } from "./queries.ts";
+import {
+  encodeNamesCursor,
+  NamespaceNamesQuery,
+  NamespaceNamesResponse,
+  namesCursor,
+} from "./namespace-names.ts";
+import {
+  namesOfNamespace,
+  namespaceExists,
+  namespaceList,
+  namespaceWithProfile,
+  showcaseNamespaces,
+} from "./queries.ts";
 
 export const NAMESPACE_LIST_LIMIT = 500;
 export const SHOWCASE_LIMIT = 12;
@@ -76,14 +89,15 @@ const ShowcaseResponse = z.object({
 
 const asMethod = (stored: string) => Method.parse(stored);
 
-export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now">> = async (
+export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now" | "resolution">> = async (
   app,
-  { db, now },
+  { db, now, resolution },
 ) => {
   const { replica } = db;
+  const { clock } = resolution;
 
   const namespacesRoute = {
-    schema: { response: { 200: NamespaceListResponse } },
+    schema: { summary: "Every namespace", response: { 200: NamespaceListResponse } },
     config: routeRules("global", ["invalid_request"]),
   };
   app.get("/v1/namespaces", namespacesRoute, async () => {
@@ -105,7 +119,11 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
   app.get(
     "/v1/namespaces/:namespace",
     {
-      schema: { params: z.strictObject({ namespace: NamespaceParam }), response: { 200: NamespaceResponse } },
+      schema: {
+        summary: "A namespace: operator, policies, names issued",
+        params: z.strictObject({ namespace: NamespaceParam }),
+        response: { 200: NamespaceResponse },
+      },
       config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
     },
     async (request) => {
@@ -132,9 +150,58 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
   );
 
   app.get(
+    "/v1/namespaces/:namespace/names",
+    {
+      schema: {
+        summary: "The names issued in a namespace, by label, paged",
+        params: z.strictObject({ namespace: NamespaceParam }),
+        querystring: NamespaceNamesQuery,
+        response: { 200: NamespaceNamesResponse },
+      },
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", ["invalid_name", "invalid_request", "namespace_not_found"]),
+      },
+    },
+    async (request) => {
+      const { namespace } = request.params;
+      const { limit, cursor } = request.query;
+      const after = cursor === undefined ? undefined : namesCursor(cursor, namespace);
+      const [exists, rows] = await Promise.all([
+        namespaceExists(replica, namespace),
+        namesOfNamespace(replica, namespace, after, limit + 1),
+      ]);
+      if (!exists) throw new ApiError("namespace_not_found", { namespace });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        namespace,
+        names: page.map((row) => ({
+          name: `${row.label}.${namespace}`,
+          label: row.label,
+          holder: row.holder,
+          expiresAt: row.expiresAt === null ? null : isoOfSeconds(row.expiresAt),
+          // By the clock that judges expiry on resolve (the later of wall and chain time): an expired name is
+          // listed until it is reclaimed, as `issuedNames` counts it.
+          expired: clock.isExpired(row.expiresAt),
+          issuedLedger: row.issuedLedger,
+          issuedAt: row.issuedAt?.toISOString() ?? null,
+          subnames: row.subnames,
+        })),
+        nextCursor:
+          rows.length > limit && last !== undefined ? encodeNamesCursor(last.label, namespace) : null,
+      };
+    },
+  );
+
+  app.get(
     "/v1/lookup",
     {
-      schema: { querystring: LookupQuery, response: { 200: LookupResponse } },
+      schema: {
+        summary: "Search names and namespaces by label: prefix matches, then substrings",
+        querystring: LookupQuery,
+        response: { 200: LookupResponse },
+      },
       config: routeRules("global", ["invalid_request", "invalid_name"]),
     },
     async (request) => {
@@ -149,7 +216,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
   );
 
   const showcaseRoute = {
-    schema: { response: { 200: ShowcaseResponse } },
+    schema: { summary: "The namespaces with the most issued names", response: { 200: ShowcaseResponse } },
     config: routeRules("global", ["invalid_request"]),
   };
   app.get("/v1/showcase", showcaseRoute, async () => {

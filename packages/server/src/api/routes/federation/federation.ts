@@ -44,7 +44,11 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
   app.get(
     "/federation",
     {
-      schema: { querystring: FederationQuery, response: { 200: FederationResponse } },
+      schema: {
+        summary: "SEP-2 federation: name*domain to account and memo",
+        querystring: FederationQuery,
+        response: { 200: FederationResponse },
+      },
       config: routeRules("global", ["invalid_request", "not_found"]),
     },
     async (request) => {
@@ -101,7 +105,10 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
     return primaryFederationRecord(replica, q, now());
   }
 
-  const stellarTomlRoute = { config: routeRules("global", []) };
+  const stellarTomlRoute = {
+    schema: { summary: "The stellar.toml naming the federation server and the SEP-10 signing key" },
+    config: routeRules("global", []),
+  };
   app.get("/.well-known/stellar.toml", stellarTomlRoute, async (_request, reply) => {
     // The published URLs come from configuration only: Host and X-Forwarded-Proto are whatever the client (or a
     // proxy) says, and a `javascript:` scheme once reached a URL wallets follow.

@@ -73,7 +73,11 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
   app.post(
     "/console/market/listings",
     {
-      schema: { body: CreateBody, response: { 201: CreateResponse } },
+      schema: {
+        summary: "Owner: list the namespace for sale",
+        body: CreateBody,
+        response: { 201: CreateResponse },
+      },
       config: routeRules("global", [
         ...CONSOLE_ERRORS,
         ...MARKET_ERRORS,
@@ -129,6 +133,7 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
     "/console/market/listings/:id/cancel",
     {
       schema: {
+        summary: "Owner: withdraw a listing",
         params: z.object({ id: z.string().max(64) }),
         response: { 200: z.object({ ok: z.literal(true), listing: ListingState }) },
       },

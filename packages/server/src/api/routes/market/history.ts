@@ -26,7 +26,11 @@ export const historyRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (a
   app.get(
     "/v1/market/history/:node",
     {
-      schema: { params: z.object({ node: z.string() }), response: { 200: HistoryResponse } },
+      schema: {
+        summary: "A namespace's past sales",
+        params: z.object({ node: z.string() }),
+        response: { 200: HistoryResponse },
+      },
       config: routeRules("global", [...MARKET_ERRORS, "invalid_node", "invalid_request"]),
     },
     async (request) => {

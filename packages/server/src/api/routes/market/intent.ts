@@ -49,6 +49,7 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
     "/v1/market/listings/:id/intent",
     {
       schema: {
+        summary: "Buyer: announce an intent to buy, with the payment to make",
         params: z.object({ id: z.string().max(64) }),
         body: z.object({ account: z.string().max(128) }),
         response: { 200: IntentResponse },

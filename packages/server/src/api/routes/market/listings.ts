@@ -26,7 +26,7 @@ export const listingRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   { db, market, registryId },
 ) => {
   const listingsRoute = {
-    schema: { response: { 200: ListingsResponse } },
+    schema: { summary: "Namespaces listed for sale", response: { 200: ListingsResponse } },
     config: routeRules("global", [...MARKET_ERRORS, "invalid_request"]),
   };
   app.get("/v1/market/listings", listingsRoute, async () => {

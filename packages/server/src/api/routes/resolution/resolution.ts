@@ -54,7 +54,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/resolve/:namespace/:label",
     {
-      schema: { params: NameParams, response: { 200: ResolveResponse } },
+      schema: {
+        summary: "Resolve a name to the account to pay",
+        params: NameParams,
+        response: { 200: ResolveResponse },
+      },
       config: routeRules("global", ["invalid_name", "name_not_found", "name_expired"]),
     },
     async (request, reply) => {
@@ -83,7 +87,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/names/by-holder/:address",
     {
-      schema: { params: AddressParams, response: { 200: ByHolderResponse } },
+      schema: {
+        summary: "The names an account holds",
+        params: AddressParams,
+        response: { 200: ByHolderResponse },
+      },
       config: routeRules("global", ["bad_address", "invalid_request"]),
     },
     async (request) => {
@@ -106,7 +114,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/names/:namespace/:label",
     {
-      schema: { params: NameParams, response: { 200: NameRecordResponse } },
+      schema: {
+        summary: "A name: holder, ownership, expiry, issue",
+        params: NameParams,
+        response: { 200: NameRecordResponse },
+      },
       config: routeRules("global", [
         "invalid_name",
         "namespace_not_found",
@@ -148,7 +160,12 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/names/:namespace/:label/history",
     {
-      schema: { params: NameParams, querystring: HistoryQuery, response: { 200: HistoryResponse } },
+      schema: {
+        summary: "A name's lifecycle: issued, transferred, reclaimed; paged",
+        params: NameParams,
+        querystring: HistoryQuery,
+        response: { 200: HistoryResponse },
+      },
       config: routeRules("global", ["invalid_name", "invalid_request", "name_not_found"]),
     },
     async (request) => {
@@ -179,7 +196,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/records/:namespace/:label",
     {
-      schema: { params: NameParams, response: { 200: RecordsResponse } },
+      schema: {
+        summary: "A name's address and text records",
+        params: NameParams,
+        response: { 200: RecordsResponse },
+      },
       config: routeRules("global", [
         "invalid_name",
         "name_not_found",
@@ -212,7 +233,11 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
   app.get(
     "/v1/reverse/:address",
     {
-      schema: { params: AddressParams, response: { 200: ReverseResponse } },
+      schema: {
+        summary: "An account's primary name",
+        params: AddressParams,
+        response: { 200: ReverseResponse },
+      },
       config: routeRules("global", ["bad_address", "no_name", "chain_unavailable"]),
     },
     async (request) => {

@@ -36,7 +36,10 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
   app.get(
     "/v1/ledger/head",
     {
-      schema: { response: { 200: LedgerHeadResponse } },
+      schema: {
+        summary: "The chain's latest ledger as the service observes it",
+        response: { 200: LedgerHeadResponse },
+      },
       config: routeRules("global", ["chain_unavailable"]),
     },
     async (request, reply) => {
@@ -71,7 +74,13 @@ export const ledgerRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     },
   );
 
-  const statsRoute = { schema: { response: { 200: StatsResponse } }, config: routeRules("global", []) };
+  const statsRoute = {
+    schema: {
+      summary: "Counts of namespaces, names and subnames, with the observed ledger",
+      response: { 200: StatsResponse },
+    },
+    config: routeRules("global", []),
+  };
   app.get("/v1/stats", statsRoute, async (request, reply) => {
     noStore(reply);
     const { replica } = db;

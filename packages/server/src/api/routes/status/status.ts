@@ -59,7 +59,13 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
   app,
   { db, chain, now, config },
 ) => {
-  const statusRoute = { schema: { response: { 200: StatusResponse } }, config: routeRules("global", []) };
+  const statusRoute = {
+    schema: {
+      summary: "Service status: each component's state and the observed ledger",
+      response: { 200: StatusResponse },
+    },
+    config: routeRules("global", []),
+  };
   app.get("/v1/status", statusRoute, async (request, reply) => {
     noStore(reply);
     // Every part is bounded, so a frozen database makes the answer say so within ~2 s instead of hanging it.

@@ -70,7 +70,7 @@ describe.each(TEST_DATABASE_KINDS)("GET /v1/stream on %s", (kind) => {
       redis: null,
     });
     base = await app.listen({ port: 0, host: "127.0.0.1" });
-  });
+  }, 120_000); // indexing the demo: ~10 s alone, up to a minute on the loaded two-core machine
 
   // Every test starts with no stream open, whatever the last one left.
   afterEach(closeAll);

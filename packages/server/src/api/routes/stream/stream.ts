@@ -89,6 +89,7 @@ export const streamRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "db"
     {
       exposeHeadRoute: false,
       schema: {
+        summary: "Change events as they are indexed (server-sent events), resumable with Last-Event-ID",
         querystring: StreamQuery,
         headers: StreamHeaders,
         response: {

@@ -91,7 +91,11 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
     "/v1/subname-policy/:namespace",
     {
       ...NO_STORE,
-      schema: { params: z.object({ namespace: LabelParam }), response: { 200: PolicyResponse } },
+      schema: {
+        summary: "A namespace's subname policy",
+        params: z.object({ namespace: LabelParam }),
+        response: { 200: PolicyResponse },
+      },
       config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
     },
     async (request) => {
@@ -113,6 +117,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
     {
       ...NO_STORE,
       schema: {
+        summary: "One subname: its record and its parent",
         params: z.object({ namespace: LabelParam, label: LabelParam, child: LabelParam }),
         response: { 200: ChildResponse },
       },
@@ -148,6 +153,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
     {
       ...NO_STORE,
       schema: {
+        summary: "The subnames of a name, paged",
         params: z.object({ namespace: LabelParam, label: LabelParam }),
         querystring: ListQuery,
         response: { 200: ListResponse },
@@ -189,7 +195,11 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
   app.post(
     "/subnames/prepare",
     {
-      schema: { body: PrepareBody, response: { 200: PrepareResponse } },
+      schema: {
+        summary: "Holder: prepare creating or removing a subname",
+        body: PrepareBody,
+        response: { 200: PrepareResponse },
+      },
       config: routeRules("prepare", [
         ...PREPARE_ERRORS,
         "invalid_name",

@@ -1,0 +1,2 @@
+CREATE INDEX "events_tx_hash_idx" ON "events" USING btree ("tx_hash","id");--> statement-breakpoint
+CREATE INDEX "names_ns_label_pattern_idx" ON "names" USING btree ("namespace","label" text_pattern_ops);

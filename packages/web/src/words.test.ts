@@ -1,0 +1,114 @@
+// The API's states and event types in words, and a name's timeline made of its lifecycle and its record changes.
+import { describe, expect, it } from "vitest";
+import {
+  basis,
+  claimState,
+  componentDetails,
+  componentState,
+  eventType,
+  feeOutcome,
+  ownership,
+  timeline,
+} from "./words.ts";
+
+describe("componentState and componentDetails", () => {
+  it("say each state in words, and what a component reports, without field names", () => {
+    expect(componentState("operational")).toBe("Operational");
+    expect(componentState("lagging")).toBe("Behind the chain");
+    expect(componentState("degraded")).toBe("Working, needs an operator");
+    expect(componentState("down")).toBe("Down");
+    expect(componentState("unknown")).toBe("Not known yet");
+    expect(componentDetails({ name: "Database", state: "operational" })).toBe("—");
+    const indexer = componentDetails({
+      name: "Indexer",
+      state: "degraded",
+      ledger: 30,
+      lag: 2,
+      processedAt: "2026-11-21T17:25:14.549Z",
+      deadLetters: 1,
+    });
+    expect(indexer).toBe(
+      "at ledger 30; 2 ledgers behind; last progress 2026-11-21T17:25:14.549Z; 1 event could not be applied and wait for an operator",
+    );
+    expect(indexer).not.toMatch(/deadLetters|processedAt|lag:/);
+    expect(componentDetails({ name: "Indexer", ledger: 30, lag: 0, deadLetters: 0 })).toBe(
+      "at ledger 30; keeping up with the chain; every event applied",
+    );
+    expect(componentDetails({ name: "Escrow watcher", cursorAgeSeconds: 1, parkedPayouts: 0 })).toBe(
+      "last poll 1 second ago; nothing parked",
+    );
+    expect(componentDetails({ name: "Billing watcher", cursorAgeSeconds: 3, quarantined: 2 })).toBe(
+      "last poll 3 seconds ago; 2 payments quarantined for an operator",
+    );
+  });
+});
+
+describe("claimState and basis", () => {
+  it("say a claim's group and its basis in words", () => {
+    expect(claimState("announced")).toBe("Announced, open to objections");
+    expect(claimState("objected")).toBe("Objected");
+    expect(claimState("awarded")).toBe("Awarded");
+    expect(basis("prior_use")).toBe("prior use");
+    expect(feeOutcome("Held")).toBe("held while the claim is live");
+    expect(feeOutcome("Withdrawn")).toBe("partly refunded: the claim was withdrawn");
+  });
+});
+
+describe("ownership", () => {
+  it("says what the chain guarantees", () => {
+    expect(ownership("permanent")).toBe("Permanent: nobody can take it back");
+    expect(ownership("revocable")).toBe("Revocable: the namespace owner can still reclaim it");
+  });
+});
+
+describe("eventType", () => {
+  it("names each contract event, and an unknown one by its type", () => {
+    expect(eventType("text_v1")).toBe("A text record changed");
+    expect(eventType("chn_v1")).toBe("A network address changed");
+    expect(eventType("fancy_v9")).toBe("Contract event fancy_v9");
+    expect(eventType(null)).toBe("Event without a type");
+  });
+});
+
+describe("timeline", () => {
+  const tx = (n: number) => String(n).padStart(64, "0");
+  const id = (n: number) => `${String(n).padStart(19, "0")}-0000000000`;
+  it("merges lifecycle and record changes newest first, telling a registrar event of a lifecycle entry once", () => {
+    const rows = timeline(
+      [
+        { action: "transferred", ledger: 20, txHash: tx(20), at: "t20" },
+        { action: "issued", ledger: 9, txHash: tx(9), at: "t9" },
+      ],
+      [
+        { id: id(9), type: "name_v1", ledger: 9, txHash: tx(9), at: "t9" },
+        { id: id(14), type: "pay_v1", ledger: 14, txHash: tx(14), at: "t14" },
+        { id: id(15), type: "text_v1", ledger: 15, txHash: tx(15), at: "t15" },
+        { id: id(16), type: "name_v1", ledger: 16, txHash: tx(16), at: "t16" },
+        { id: id(20), type: "name_v1", ledger: 20, txHash: tx(20), at: "t20" },
+        { id: id(21), type: "sub_v1", ledger: 21, txHash: tx(21), at: "t21" },
+      ],
+    );
+    expect(rows).toEqual([
+      { what: "Transferred to a new holder", ledger: 20, at: "t20", txHash: tx(20) },
+      { what: "Renewed, or its built-in address changed", ledger: 16, at: "t16", txHash: tx(16) },
+      { what: "A text record changed", ledger: 15, at: "t15", txHash: tx(15) },
+      { what: "Payment instruction set", ledger: 14, at: "t14", txHash: tx(14) },
+      { what: "Issued", ledger: 9, at: "t9", txHash: tx(9) },
+    ]);
+  });
+
+  it("orders events of one ledger by their place in the chain, and keeps lifecycle entries the archive lacks", () => {
+    const rows = timeline(
+      [{ action: "reclaimed", ledger: 5, txHash: tx(1), at: null }],
+      [
+        { id: `${id(30)}`, type: "text_v1", ledger: 30, txHash: tx(2), at: null },
+        { id: `${id(31)}`, type: "chn_v1", ledger: 30, txHash: tx(3), at: null },
+      ],
+    );
+    expect(rows.map((r) => r.what)).toEqual([
+      "A network address changed",
+      "A text record changed",
+      "Reclaimed by the namespace owner",
+    ]);
+  });
+});

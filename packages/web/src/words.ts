@@ -1,0 +1,182 @@
+// The API's states and event types in words a person reads (docs/api.md, docs/contracts.md "Events"), instead of
+// the field values themselves: `operational`, `announced`, `text_v1` mean little to whoever opens the page.
+
+/** A `/v1/status` component's state (docs/api.md "GET /v1/status"). */
+export function componentState(state: string): string {
+  const words: Record<string, string> = {
+    operational: "Operational",
+    lagging: "Behind the chain",
+    degraded: "Working, needs an operator",
+    down: "Down",
+    unknown: "Not known yet",
+  };
+  return words[state] ?? state;
+}
+
+/** What a status component reports besides its state, in words; "—" when it reports nothing more. */
+export function componentDetails(component: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  const n = (key: string): number | null => {
+    const value = component[key];
+    return typeof value === "number" ? value : null;
+  };
+  const ledger = n("ledger");
+  if (ledger !== null) parts.push(`at ledger ${ledger}`);
+  const lag = n("lag");
+  if (lag !== null) parts.push(lag === 0 ? "keeping up with the chain" : `${plural(lag, "ledger")} behind`);
+  const processedAt = component.processedAt;
+  if (typeof processedAt === "string") parts.push(`last progress ${processedAt}`);
+  const deadLetters = n("deadLetters");
+  if (deadLetters !== null)
+    parts.push(
+      deadLetters === 0
+        ? "every event applied"
+        : `${plural(deadLetters, "event")} could not be applied and wait for an operator`,
+    );
+  const cursorAge = n("cursorAgeSeconds");
+  if (cursorAge !== null) parts.push(`last poll ${plural(cursorAge, "second")} ago`);
+  const parked = n("parkedPayouts");
+  if (parked !== null)
+    parts.push(parked === 0 ? "nothing parked" : `${plural(parked, "payout")} parked for an operator`);
+  const quarantined = n("quarantined");
+  if (quarantined !== null)
+    parts.push(
+      quarantined === 0
+        ? "nothing quarantined"
+        : `${plural(quarantined, "payment")} quarantined for an operator`,
+    );
+  return parts.length === 0 ? "—" : parts.join("; ");
+}
+
+/** A claim's group in the queue (docs/api.md "GET /v1/allocations": `state` is the group's). */
+export function claimState(state: string): string {
+  const words: Record<string, string> = {
+    announced: "Announced, open to objections",
+    objected: "Objected",
+    awarded: "Awarded",
+  };
+  return words[state] ?? state;
+}
+
+/** A namespace's subname policy (docs/api.md "Subnames, network addresses and holder transactions"). */
+export function subnamePolicy(policy: string): string {
+  const words: Record<string, string> = {
+    enabled: "Holders may create subnames",
+    "creation-disabled": "No new subnames; existing ones stay",
+    suspended: "Subnames suspended: none resolves",
+  };
+  return words[policy] ?? policy;
+}
+
+/** What the chain guarantees about holding a name (docs/api.md "Resolution, records, reverse, names by holder, history"). */
+export function ownership(value: string): string {
+  const words: Record<string, string> = {
+    permanent: "Permanent: nobody can take it back",
+    revocable: "Revocable: the namespace owner can still reclaim it",
+    expiring: "Expiring: it ends at its expiry unless renewed",
+  };
+  return words[value] ?? value;
+}
+
+/** A lifecycle action of a name's history (docs/api.md "GET /v1/names/{namespace}/{label}/history"). */
+export function lifecycleAction(action: string): string {
+  const words: Record<string, string> = {
+    issued: "Issued",
+    transferred: "Transferred to a new holder",
+    reclaimed: "Reclaimed by the namespace owner",
+  };
+  return words[action] ?? action;
+}
+
+/** An archived contract event by its type (docs/contracts.md "Events"). Only the type is read: never the data. */
+export function eventType(type: string | null): string {
+  const words: Record<string, string> = {
+    ns_v1: "Namespace allocated",
+    ns: "Namespace allocated (legacy event)",
+    name_v1: "Name changed at the registrar (issue, transfer, renewal, reclaim or address)",
+    name: "Name changed at the registrar (legacy event)",
+    xfer_v1: "Transfer offered or cancelled",
+    sub_v1: "Subname created or removed",
+    addr_v1: "Address record set",
+    text_v1: "A text record changed",
+    pay_v1: "Payment instruction set",
+    disp_v1: "Display name set",
+    chn_v1: "A network address changed",
+  };
+  if (type === null) return "Event without a type";
+  return words[type] ?? `Contract event ${type}`;
+}
+
+/** Besides the registrar's name events, what a name's timeline shows: its records and transfer offers. */
+const TIMELINE_TYPES = new Set(["addr_v1", "text_v1", "pay_v1", "disp_v1", "chn_v1", "xfer_v1"]);
+
+export interface LifecycleEntry {
+  readonly action: string;
+  readonly ledger: number;
+  readonly txHash: string;
+  readonly at: string | null;
+}
+
+export interface ArchivedEvent {
+  readonly id: string;
+  readonly type: string | null;
+  readonly ledger: number;
+  readonly txHash: string;
+  readonly at: string | null;
+}
+
+export interface TimelineRow {
+  readonly what: string;
+  readonly ledger: number;
+  readonly at: string | null;
+  readonly txHash: string;
+}
+
+/**
+ * One timeline of a name, newest first: its lifecycle (the history route: issued, transferred, reclaimed) and its
+ * record changes (the archive's events about the name). A registrar event in the transaction of a lifecycle entry
+ * is that entry, told once; one in no such transaction is a renewal or an address change, which the history route
+ * does not list.
+ */
+export function timeline(
+  lifecycle: readonly LifecycleEntry[],
+  archived: readonly ArchivedEvent[],
+): TimelineRow[] {
+  const lifecycleTx = new Set(lifecycle.map((e) => e.txHash));
+  const rows: { row: TimelineRow; order: string }[] = lifecycle.map((e) => ({
+    row: { what: lifecycleAction(e.action), ledger: e.ledger, at: e.at, txHash: e.txHash },
+    order: archived.find((a) => a.txHash === e.txHash)?.id ?? "",
+  }));
+  for (const a of archived) {
+    const registrar = a.type === "name_v1" || a.type === "name";
+    if (registrar && lifecycleTx.has(a.txHash)) continue;
+    if (!registrar && !TIMELINE_TYPES.has(a.type ?? "")) continue;
+    const what = registrar ? "Renewed, or its built-in address changed" : eventType(a.type);
+    rows.push({ row: { what, ledger: a.ledger, at: a.at, txHash: a.txHash }, order: a.id });
+  }
+  // Newest first: by ledger, then by position in the chain (event ids sort in chain order as text).
+  rows.sort((x, y) => y.row.ledger - x.row.ledger || (y.order > x.order ? 1 : y.order < x.order ? -1 : 0));
+  return rows.map((r) => r.row);
+}
+
+/** A claim-fee receipt's outcome (docs/api.md "Claim fee"): what became of the fee. */
+export function feeOutcome(outcome: string): string {
+  const words: Record<string, string> = {
+    Held: "held while the claim is live",
+    Awarded: "kept: the claim was awarded",
+    Rejected: "refunded: the claim was rejected",
+    Withdrawn: "partly refunded: the claim was withdrawn",
+    Expired: "partly refunded: the claim expired",
+    Stuck: "refunded: the claim was stuck",
+  };
+  return words[outcome] ?? outcome;
+}
+
+/** A claim's basis or an objection's, a contract symbol such as `prior_use`, as words. */
+export function basis(symbol: string): string {
+  return symbol.replaceAll("_", " ");
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
