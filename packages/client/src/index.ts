@@ -16,6 +16,8 @@ export {
   splitName,
   unwrap,
 } from "./api.ts";
+export { type BillingInstructions, payBilling } from "./billing.ts";
+export { withdrawClaim } from "./claims.ts";
 export {
   CHANGE_TYPES,
   type ChangeEvent,
@@ -27,6 +29,14 @@ export { type FederationOptions, type FederationPayment, resolveFederation } fro
 export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 export type { components, paths, webhooks } from "./generated/openapi.ts";
 export {
+  acceptTransfer,
+  cancelTransferProposal,
+  payBond,
+  payDeposit,
+  proposeTransfer,
+  type ReviewedPayment,
+} from "./market.ts";
+export {
   type ChainResolution,
   type ResolveVerifiedOptions,
   resolveVerified,
@@ -36,12 +46,21 @@ export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
   type ConsoleSession,
+  type ContractKind,
+  changeRecord,
   changeSubname,
   consoleChange,
   holderCall,
   type Signer,
   type SignWith,
+  type Submitted,
   setChainAddress,
+  setDisplayName,
+  setNameAddress,
+  setPaymentRecord,
+  setPrimaryName,
+  setTextRecord,
+  submitSigned,
 } from "./transactions.ts";
 export {
   type AnnounceRejection,
@@ -52,6 +71,12 @@ export {
   type VerifyAnnounceResult,
   verifyAnnounce,
 } from "./verify-announce.ts";
+export {
+  DEFAULT_MAX_PAYMENT_FEE_STROOPS,
+  type PaymentExpectation,
+  type VerifiedPayment,
+  verifyPreparedPayment,
+} from "./verify-payment.ts";
 export {
   DEFAULT_MAX_FEE_STROOPS,
   DEFAULT_MAX_VALIDITY_SECONDS,

@@ -4,8 +4,10 @@
 // failures are NameregError with the spec's code.
 import {
   canonicalChainAddress,
+  formatName,
   isChainNetwork,
   nodeOf,
+  PrimaryFns,
   parseName,
   RegistrarFns,
   ResolverFns,
@@ -46,17 +48,25 @@ interface PreparedAnswer {
   readonly network?: string;
   readonly registrarId?: string;
   readonly resolverId?: string;
+  readonly registryId?: string;
+  readonly allocatorId?: string;
+  /** The record actions besides the network address name the contract they call in this one field. */
+  readonly contractId?: string;
 }
 
-/** Which contract a change calls: the namespace's registrar (subnames, subname policy) or resolver (the rest). */
-type ContractKind = "registrarId" | "resolverId";
+/**
+ * Which field of the answer names the contract a change calls: the namespace's registrar (subnames, subname
+ * policy) or resolver (network addresses, chain policy), the registry (transfers), the allocator (claims), or
+ * `contractId` (the record actions besides the network address).
+ */
+export type ContractKind = "registrarId" | "resolverId" | "registryId" | "allocatorId" | "contractId";
 
 /**
  * Verifies the prepared transaction against what was asked, then hands it to the signer. Without the wallet's own
  * contract, the one taken from the answer is the field of the call's kind only: an answer that also names the other
  * contract cannot choose which one the call is held to.
  */
-async function verifyAndSign(
+export async function verifyAndSign(
   prepared: PreparedAnswer,
   asked: AskedCall,
   kind: ContractKind,
@@ -81,11 +91,23 @@ function invalidName(name: string, expected: string): never {
   throw new NameregError(400, { error: "invalid_name", detail: `name: must be ${expected}`, name });
 }
 
-/** The contract call of a holder change, encoded from the body the caller sent: what the signature must cover. */
-export function holderCall(path: "/records/prepare", body: Body<"/records/prepare">): AskedCall;
+/**
+ * The contract call of a holder change, encoded from the body the caller sent: what the signature must cover.
+ * `signer`, the wallet's account, is needed for `displayName` and `primary`: the call names the pay-to address
+ * that signs it.
+ */
+export function holderCall(
+  path: "/records/prepare",
+  body: Body<"/records/prepare">,
+  signer?: string,
+): AskedCall;
 export function holderCall(path: "/subnames/prepare", body: Body<"/subnames/prepare">): AskedCall;
-export function holderCall(path: HolderPrepare, body: Body<HolderPrepare>): AskedCall {
-  return asInvalidRequest(() => encodeHolderCall(path, body));
+export function holderCall(path: HolderPrepare, body: Body<HolderPrepare>, signer?: string): AskedCall {
+  return asInvalidRequest(() =>
+    path === "/records/prepare"
+      ? encodeRecordCall(body as Body<"/records/prepare">, signer)
+      : encodeSubnameCall(body as Body<"/subnames/prepare">),
+  );
 }
 
 /**
@@ -102,25 +124,73 @@ function asInvalidRequest(encode: () => AskedCall): AskedCall {
   }
 }
 
-function encodeHolderCall(path: HolderPrepare, body: Body<HolderPrepare>): AskedCall {
-  if (path === "/records/prepare") {
-    const { name, chainAddress } = body as Body<"/records/prepare">;
-    const parsed = parseName(name.toLowerCase());
-    if (parsed === null || parsed.kind === "namespace") {
-      invalidName(name, "label.namespace or child.label.namespace");
-    }
+function encodeRecordCall(body: Body<"/records/prepare">, signer: string | undefined): AskedCall {
+  const { name } = body;
+  const parsed = parseName(name.toLowerCase());
+  if (parsed === null || parsed.kind === "namespace") {
+    invalidName(name, "label.namespace or child.label.namespace");
+  }
+  const node = nodeOf(parsed);
+  const actions = RECORD_ACTIONS.filter((key) => body[key] !== undefined);
+  if (actions.length !== 1) {
+    throw new NameregError(400, {
+      error: "invalid_request",
+      detail: `body: must hold exactly one of ${RECORD_ACTIONS.join(", ")}`,
+    });
+  }
+  const { chainAddress, text, payment, address } = body;
+  if (chainAddress !== undefined) {
     const network = chainAddress.network;
-    const address =
+    const value =
       chainAddress.address === null
         ? null
         : ((isChainNetwork(network) ? canonicalChainAddress(network, chainAddress.address) : null) ??
           chainAddress.address);
     return {
       function: ResolverFns.set_chain_address.name,
-      args: ResolverFns.set_chain_address.encodeArgs({ node: nodeOf(parsed), network, address }),
+      args: ResolverFns.set_chain_address.encodeArgs({ node, network, address: value }),
     };
   }
-  const change = body as Body<"/subnames/prepare">;
+  if (text !== undefined) {
+    return {
+      function: ResolverFns.set_text.name,
+      args: ResolverFns.set_text.encodeArgs({ node, key: text.key, value: text.value }),
+    };
+  }
+  if (payment !== undefined) {
+    return {
+      function: ResolverFns.set_payment.name,
+      args: ResolverFns.set_payment.encodeArgs({ node, address: payment.address, memo: payment.memo }),
+    };
+  }
+  if (address !== undefined) {
+    if (parsed.kind !== "name") invalidName(name, "label.namespace (a subname's address is set at creation)");
+    return {
+      function: RegistrarFns.set_address.name,
+      args: RegistrarFns.set_address.encodeArgs({ label: parsed.label, address }),
+    };
+  }
+  // displayName and primary: the pay-to address signs, and the call names it.
+  if (signer === undefined) {
+    throw new NameregError(400, {
+      error: "invalid_request",
+      detail: "displayName and primary are signed by the name's pay-to address: give the signing account",
+    });
+  }
+  return body.displayName !== undefined
+    ? {
+        function: ResolverFns.set_display_name.name,
+        args: ResolverFns.set_display_name.encodeArgs({ address: signer, node }),
+      }
+    : {
+        function: PrimaryFns.set_primary.name,
+        args: PrimaryFns.set_primary.encodeArgs({ address: signer, name: formatName(parsed) }),
+      };
+}
+
+const RECORD_ACTIONS = ["chainAddress", "text", "payment", "address", "displayName", "primary"] as const;
+
+function encodeSubnameCall(change: Body<"/subnames/prepare">): AskedCall {
   const parsed = parseName(change.name.toLowerCase());
   if (parsed?.kind !== "subname") invalidName(change.name, "child.label.namespace");
   const common = {
@@ -146,13 +216,13 @@ function encodeHolderCall(path: HolderPrepare, body: Body<HolderPrepare>): Asked
       };
 }
 
-type Body<P extends keyof paths> = paths[P] extends {
+export type Body<P extends keyof paths> = paths[P] extends {
   post: { requestBody?: { content: { "application/json": infer B } } };
 }
   ? B
   : never;
 /** Included (200) or still pending (202, `ok: false, pending: true`): both carry the hash to follow. */
-type Submitted =
+export type Submitted =
   | paths["/records/submit"]["post"]["responses"][200]["content"]["application/json"]
   | paths["/records/submit"]["post"]["responses"][202]["content"]["application/json"];
 
@@ -165,12 +235,36 @@ async function holderChange<P extends HolderPrepare>(
   body: Body<P>,
   sign: SignWith,
 ): Promise<Submitted> {
-  const asked = holderCall(path as "/records/prepare", body as Body<"/records/prepare">);
+  const asked = holderCall(path as "/records/prepare", body as Body<"/records/prepare">, sign.account);
   // openapi-fetch types each path's body separately; the union of the two is what `body` is.
-  const prepared = await unwrap(api.POST(path as "/records/prepare", { body: body as never }));
-  const kind = path === "/subnames/prepare" ? "registrarId" : "resolverId";
+  const prepared: PreparedAnswer = await unwrap(
+    api.POST(path as "/records/prepare", { body: body as never }),
+  );
+  const kind: ContractKind =
+    path === "/subnames/prepare"
+      ? "registrarId"
+      : (body as Body<"/records/prepare">).chainAddress !== undefined
+        ? "resolverId"
+        : "contractId";
   const signedXdr = await verifyAndSign(prepared, asked, kind, sign);
+  return submitSigned(api, signedXdr);
+}
+
+/** POST /records/submit: where every public prepare's signed transaction goes. */
+export function submitSigned(api: NameregApi, signedXdr: string): Promise<Submitted> {
   return unwrap(api.POST("/records/submit", { body: { signedXdr } }));
+}
+
+/**
+ * Any one record change of a name (POST /records/prepare with exactly one action, sign, POST /records/submit):
+ * the helpers below are this with their action filled in.
+ */
+export function changeRecord(
+  api: NameregApi,
+  body: Body<"/records/prepare">,
+  sign: SignWith,
+): Promise<Submitted> {
+  return holderChange(api, "/records/prepare", body, sign);
 }
 
 /** Sets or removes a network address on a name (POST /records/prepare, sign, POST /records/submit). */
@@ -180,6 +274,61 @@ export function setChainAddress(
   sign: SignWith,
 ): Promise<Submitted> {
   return holderChange(api, "/records/prepare", body, sign);
+}
+
+/** Sets (`value` a string) or removes (`value` null) one text record of a name, as its holder (set_text). */
+export function setTextRecord(
+  api: NameregApi,
+  change: { readonly name: string; readonly key: string; readonly value: string | null },
+  sign: SignWith,
+): Promise<Submitted> {
+  return changeRecord(api, { name: change.name, text: { key: change.key, value: change.value } }, sign);
+}
+
+/**
+ * Sets the payment instruction payers get from lookup — an address and an optional text memo — as the holder
+ * (set_payment).
+ */
+export function setPaymentRecord(
+  api: NameregApi,
+  change: { readonly name: string; readonly address: string; readonly memo: string | null },
+  sign: SignWith,
+): Promise<Submitted> {
+  return changeRecord(
+    api,
+    { name: change.name, payment: { address: change.address, memo: change.memo } },
+    sign,
+  );
+}
+
+/**
+ * Sets a name's built-in pay-to address on its registrar, as the holder (set_address; `label.namespace` only). A
+ * payment instruction, when set, still wins in lookup: change that with setPaymentRecord.
+ */
+export function setNameAddress(
+  api: NameregApi,
+  change: { readonly name: string; readonly address: string },
+  sign: SignWith,
+): Promise<Submitted> {
+  return changeRecord(api, { name: change.name, address: change.address }, sign);
+}
+
+/** Makes the name the display name of its pay-to address, signed by that address: `sign.account` (set_display_name). */
+export function setDisplayName(
+  api: NameregApi,
+  change: { readonly name: string },
+  sign: SignWith,
+): Promise<Submitted> {
+  return changeRecord(api, { name: change.name, displayName: true }, sign);
+}
+
+/** Makes the name the primary name of its pay-to address, signed by that address: `sign.account` (set_primary). */
+export function setPrimaryName(
+  api: NameregApi,
+  change: { readonly name: string },
+  sign: SignWith,
+): Promise<Submitted> {
+  return changeRecord(api, { name: change.name, primary: true }, sign);
 }
 
 /**
@@ -200,7 +349,7 @@ export interface ConsoleSession {
   readonly namespace: string;
 }
 
-const consoleHeaders = (session: ConsoleSession) => ({
+export const consoleHeaders = (session: ConsoleSession) => ({
   authorization: `Bearer ${session.token}`,
   "x-service-namespace": session.namespace,
 });

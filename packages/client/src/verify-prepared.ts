@@ -54,7 +54,12 @@ export type PreparedRejection =
   | "unexpected_authorization"
   | "fee_too_high"
   | "validity_too_long"
-  | "invalid_challenge";
+  | "invalid_challenge"
+  // A prepared payment (verifyPreparedPayment): another destination, asset, amount or memo than asked.
+  | "destination_mismatch"
+  | "asset_mismatch"
+  | "amount_mismatch"
+  | "memo_mismatch";
 
 /** A prepared transaction that does not do what was asked. `status` is 0: the client refused, not the API. */
 export class PreparedTransactionRejected extends NameregError {

@@ -61,6 +61,19 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   // Not in the spec's error list: the namespace already has WEBHOOK_MAX_ENDPOINTS endpoints.
   webhook_limit_reached: 409,
+  // Not in the spec's error list: the buyer's accept_transfer would fail — no live namespace-transfer proposal to
+  // that account on the registry (docs/api.md "Marketplace").
+  no_transfer_proposal: 409,
+  // Not in the spec's error list: a deposit payment or a seller's proposal needs the buyer's unexpired intent on the
+  // listing, and there is none (docs/api.md "Marketplace").
+  intent_required: 409,
+  // Not in the spec's error list: a claim withdrawal signed by an account other than the claim's claimant (docs/api.md "Claim fee").
+  not_claimant: 403,
+  // Not in the spec's error list: a claim that is no longer announced or objected cannot be withdrawn (docs/api.md "Claim fee").
+  claim_not_open: 409,
+  // Not in the spec's error list: a display name needs a pay-to address in the namespace's resolver, and the name
+  // has none (docs/api.md "Prepare and submit").
+  no_payment_address: 409,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -89,6 +89,11 @@ export const unit: Codec<null> = {
 
 const SYMBOL_RE = /^[A-Za-z0-9_]{1,32}$/;
 
+/** A Soroban `Symbol` as the contracts take it: 1 to 32 of `A-Z`, `a-z`, `0-9` and `_`. */
+export function isSymbol(value: string): boolean {
+  return SYMBOL_RE.test(value);
+}
+
 export const symbol: Codec<string> = {
   describe: "Symbol",
   encode(v) {

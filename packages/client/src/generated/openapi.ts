@@ -2131,7 +2131,170 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Owner: the namespace's unsettled listings and the buyers holding an intent */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            listings: {
+                                id: string;
+                                node: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                /** @enum {string} */
+                                state: "pending_bond" | "active" | "cancelling";
+                                bond: {
+                                    amountXlm: string;
+                                    memoHash: string;
+                                    posted: boolean;
+                                };
+                                intents: {
+                                    id: string;
+                                    buyer: string;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                    /** @description The escrow holds this buyer's deposit. */
+                                    funded: boolean;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `market_disabled`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         put?: never;
         /** Owner: list the namespace for sale */
         post: {
@@ -2688,6 +2851,223 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/billing/pay/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: prepare paying whole billing periods, with the namespace's node as hash memo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        namespace: string;
+                        /** @description Whole 30-day periods to buy. */
+                        periods: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description The unsigned TransactionEnvelope: one native payment with a hash memo. */
+                            xdr: string;
+                            /** @description The paying account: the transaction's source and only signer. */
+                            signer: string;
+                            to: string;
+                            /** @enum {string} */
+                            asset: "native";
+                            amountXlm: string;
+                            /** @enum {string} */
+                            memoType: "hash";
+                            memoHash: string;
+                            /** @description The fee bid in stroops: the latest ledger's base fee for the one operation. */
+                            fee: string;
+                            /**
+                             * Format: date-time
+                             * @description The transaction's upper time bound (15 minutes after preparing).
+                             */
+                            validUntil: string;
+                            network: string;
+                            periods: number;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `billing_disabled`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "billing_disabled" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3753,6 +4133,767 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/console/register/withdraw/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claimant: prepare withdrawing the session's own claim */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            claimant: string;
+                            id: string;
+                            label: string;
+                            allocatorId: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_claimant`, `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_claimant" | "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `claim_not_open`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "claim_not_open" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/market/listings/{id}/bond/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: prepare the listing's bond payment to the escrow, with its hash memo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description The unsigned TransactionEnvelope: one native payment with a hash memo. */
+                            xdr: string;
+                            /** @description The paying account: the transaction's source and only signer. */
+                            signer: string;
+                            to: string;
+                            /** @enum {string} */
+                            asset: "native";
+                            amountXlm: string;
+                            /** @enum {string} */
+                            memoType: "hash";
+                            memoHash: string;
+                            /** @description The fee bid in stroops: the latest ledger's base fee for the one operation. */
+                            fee: string;
+                            /**
+                             * Format: date-time
+                             * @description The transaction's upper time bound (15 minutes after preparing).
+                             */
+                            validUntil: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `listing_not_active`, `market_disabled`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "listing_not_active" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/market/listings/{id}/propose/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: prepare proposing the namespace's transfer to a buyer with an intent (propose_transfer) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        buyer: string;
+                        /**
+                         * @description How long the proposal stays acceptable, from the latest ledger's close time (default one day).
+                         * @default 86400
+                         */
+                        expiresInSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            signer: string;
+                            namespace: string;
+                            node: string;
+                            registryId: string;
+                            network: string;
+                            buyer: string;
+                            /** @description The proposal's `expires` argument: unix seconds as a decimal string. */
+                            expires: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "intent_required" | "listing_not_active" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/market/listings/{id}/cancel-proposal/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: prepare withdrawing the namespace's transfer proposal (cancel_transfer) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            signer: string;
+                            namespace: string;
+                            node: string;
+                            registryId: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `market_disabled`, `namespace_changed`, `no_transfer_proposal` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "insufficient_balance" | "market_disabled" | "namespace_changed" | "no_transfer_proposal";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subname-policy/{namespace}": {
         parameters: {
             query?: never;
@@ -4626,7 +5767,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Holder: prepare setting or removing a name's address on another network */
+        /** Holder: prepare one record change of a name (network address, text, payment, address, display or primary name) */
         post: {
             parameters: {
                 query?: never;
@@ -4638,10 +5779,33 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        chainAddress: {
+                        /** @description set_chain_address: one network address; address null removes it */
+                        chainAddress?: {
                             network: string;
                             address: string | null;
                         };
+                        /** @description set_text: one text record; value null removes it (at most 1024 characters) */
+                        text?: {
+                            key: string;
+                            value: string | null;
+                        };
+                        /** @description set_payment: the payment instruction payers get from lookup (address and text memo) */
+                        payment?: {
+                            address: string;
+                            memo: string | null;
+                        };
+                        /** @description set_address on the registrar: the name's built-in pay-to address (label.namespace only) */
+                        address?: string;
+                        /**
+                         * @description set_display_name: this name becomes the display name of its pay-to address, which signs
+                         * @enum {boolean}
+                         */
+                        displayName?: true;
+                        /**
+                         * @description set_primary: this name becomes the primary name of its pay-to address, which signs
+                         * @enum {boolean}
+                         */
+                        primary?: true;
                     };
                 };
             };
@@ -4661,6 +5825,22 @@ export interface paths {
                             namespace: string;
                             resolverId: string;
                             network: string;
+                        } | {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            name: string;
+                            /** @enum {string} */
+                            action: "text" | "payment" | "address" | "displayName" | "primary";
+                            /** @description The name's controller: its holder, or a subname's parent holder. */
+                            holder: string;
+                            /** @description The transaction's source and only signer: the holder, or for displayName and primary the pay-to address. */
+                            signer: string;
+                            namespace: string;
+                            /** @description The contract called: the resolver, the registrar (address) or the primary contract. */
+                            contractId: string;
+                            function: string;
+                            network: string;
                         };
                     };
                 };
@@ -4679,7 +5859,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -4687,14 +5867,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
                         };
                     };
                 };
-                /** @description `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_resolver` */
+                /** @description `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_payment_address`, `no_resolver` */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4702,7 +5882,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "chain_disabled" | "contract_holder_requires_adapter" | "insufficient_balance" | "multichain_unsupported" | "no_resolver";
+                            error: "chain_disabled" | "contract_holder_requires_adapter" | "insufficient_balance" | "multichain_unsupported" | "no_payment_address" | "no_resolver";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -7682,6 +8862,355 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/market/listings/{id}/pay/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buyer: prepare the deposit payment to the escrow, with the intent's hash memo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        account: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description The unsigned TransactionEnvelope: one native payment with a hash memo. */
+                            xdr: string;
+                            /** @description The paying account: the transaction's source and only signer. */
+                            signer: string;
+                            to: string;
+                            /** @enum {string} */
+                            asset: "native";
+                            amountXlm: string;
+                            /** @enum {string} */
+                            memoType: "hash";
+                            memoHash: string;
+                            /** @description The fee bid in stroops: the latest ledger's base fee for the one operation. */
+                            fee: string;
+                            /**
+                             * Format: date-time
+                             * @description The transaction's upper time bound (15 minutes after preparing).
+                             */
+                            validUntil: string;
+                            network: string;
+                            intent: {
+                                id: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "insufficient_balance" | "intent_required" | "listing_not_active" | "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/market/listings/{id}/accept/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buyer: prepare accepting the seller's transfer of the namespace (accept_transfer) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        account: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            xdr: string;
+                            signer: string;
+                            namespace: string;
+                            node: string;
+                            registryId: string;
+                            network: string;
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `insufficient_balance`, `listing_not_active`, `market_disabled`, `no_transfer_proposal` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "insufficient_balance" | "listing_not_active" | "market_disabled" | "no_transfer_proposal";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/market/history/{node}": {
         parameters: {
             query?: never;
@@ -8213,7 +9742,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            error: "bad_address" | "billing_disabled" | "chain_disabled" | "chain_unavailable" | "claim_fee_changed" | "claim_fee_quote_required" | "claim_fee_unavailable" | "contract_holder_requires_adapter" | "contract_owner_requires_adapter" | "database_unavailable" | "delivery_not_found" | "insufficient_balance" | "intent_conflict" | "internal_error" | "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_node" | "invalid_request" | "invalid_webhook_url" | "listing_exists" | "listing_not_active" | "market_disabled" | "method_not_allowed" | "multichain_unsupported" | "name_expired" | "name_not_found" | "name_not_issued" | "name_taken" | "namespace_changed" | "namespace_not_found" | "no_credit" | "no_name" | "no_resolver" | "node_lookup_failed" | "not_found" | "not_namespace_owner" | "parent_inactive" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported" | "transaction_not_allowed" | "unauthorized" | "unsupported_media_type" | "unsupported_network" | "wallet_session_required" | "webhook_limit_reached" | "webhook_not_found";
+            error: "bad_address" | "billing_disabled" | "chain_disabled" | "chain_unavailable" | "claim_fee_changed" | "claim_fee_quote_required" | "claim_fee_unavailable" | "claim_not_open" | "contract_holder_requires_adapter" | "contract_owner_requires_adapter" | "database_unavailable" | "delivery_not_found" | "insufficient_balance" | "intent_conflict" | "intent_required" | "internal_error" | "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_node" | "invalid_request" | "invalid_webhook_url" | "listing_exists" | "listing_not_active" | "market_disabled" | "method_not_allowed" | "multichain_unsupported" | "name_expired" | "name_not_found" | "name_not_issued" | "name_taken" | "namespace_changed" | "namespace_not_found" | "no_credit" | "no_name" | "no_payment_address" | "no_resolver" | "no_transfer_proposal" | "node_lookup_failed" | "not_claimant" | "not_found" | "not_namespace_owner" | "parent_inactive" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported" | "transaction_not_allowed" | "unauthorized" | "unsupported_media_type" | "unsupported_network" | "wallet_session_required" | "webhook_limit_reached" | "webhook_not_found";
             detail?: string;
         } & {
             [key: string]: unknown;

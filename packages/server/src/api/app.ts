@@ -40,6 +40,7 @@ import { authRoutes } from "./routes/auth/auth.ts";
 import { allocationRoutes } from "./routes/claims/allocations.ts";
 import { claimFeeRoutes } from "./routes/claims/claim-fee.ts";
 import { consoleAnnounceRoutes } from "./routes/claims/console-announce.ts";
+import { consoleWithdrawRoutes } from "./routes/claims/console-withdraw.ts";
 import { consoleBillingRoutes } from "./routes/console/billing.ts";
 import { installConsoleGuard } from "./routes/console/guard.ts";
 import { consolePolicyRoutes } from "./routes/console/policy.ts";
@@ -47,11 +48,13 @@ import { consoleProfileRoutes } from "./routes/console/profile.ts";
 import { directoryRoutes } from "./routes/directory/directory.ts";
 import { discoveryRoutes } from "./routes/discovery/discovery.ts";
 import { federationRoutes } from "./routes/federation/federation.ts";
+import { buyerPrepareRoutes } from "./routes/market/buyer-prepare.ts";
 import { consoleListingRoutes } from "./routes/market/console-listings.ts";
 import { historyRoutes } from "./routes/market/history.ts";
 import { intentRoutes } from "./routes/market/intent.ts";
 import { listingRoutes } from "./routes/market/listings.ts";
 import { marketRouteOptions, refuseWhenDisabled } from "./routes/market/market-enabled.ts";
+import { sellerConsoleRoutes } from "./routes/market/seller-console.ts";
 import { resolutionRoutes } from "./routes/resolution/resolution.ts";
 import { healthRoutes } from "./routes/status/health.ts";
 import { ledgerRoutes } from "./routes/status/ledger.ts";
@@ -211,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // The console's routes share one scope, whose onRequest hook authenticates before anything else runs.
     await app.register(async (scope) => {
       const context = installConsoleGuard(scope, routeDeps);
-      await scope.register(consolePolicyRoutes, context);
+      await scope.register(consolePolicyRoutes, { ...context, config });
       await scope.register(consoleProfileRoutes, context);
       await scope.register(consoleAnnounceRoutes, { ...context, config });
       await scope.register(consoleListingRoutes, { ...context, config });
@@ -221,6 +224,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         config,
         resolve: deps.webhookResolver ?? systemResolver,
       });
+      await scope.register(consoleWithdrawRoutes, { ...context, config });
+      await scope.register(sellerConsoleRoutes, { ...context, config });
     });
     await app.register(subnameRoutes, routeDeps);
     await app.register(chainAddressRoutes, routeDeps);
@@ -237,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       refuseWhenDisabled(scope, market.market);
       await scope.register(listingRoutes, market);
       await scope.register(intentRoutes, market);
+      await scope.register(buyerPrepareRoutes, market);
       await scope.register(historyRoutes, market);
     });
     if (deps.fastResolve !== false) {

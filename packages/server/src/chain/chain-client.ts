@@ -4,6 +4,7 @@ import type { ArgSpec, ArgValues, FnDef } from "@namereg/protocol";
 import type { rpc } from "@stellar/stellar-sdk";
 import { ContractReader, type ContractReads } from "./contract-reader.ts";
 import { loadAccount, type PreparedTransaction, prepareInvocation } from "./prepare.ts";
+import { type PaymentOrder, type PreparedPayment, preparePayment } from "./prepare-payment.ts";
 import { type SubmitOptions, type SubmitOutcome, submitSigned } from "./submit.ts";
 
 export class ChainClient implements ContractReads {
@@ -31,6 +32,11 @@ export class ChainClient implements ContractReads {
     args: ArgValues<A>,
   ): Promise<PreparedTransaction> {
     return prepareInvocation(this.#server, this.networkPassphrase, source, contractId, fn, args);
+  }
+
+  /** One native payment with a hash memo, built for its source to sign (preparePayment). */
+  preparePayment(order: PaymentOrder): Promise<PreparedPayment> {
+    return preparePayment(this.#server, this.networkPassphrase, order);
   }
 
   /**

@@ -10,7 +10,16 @@ import {
   type FnDef,
   isAccountId,
 } from "@namereg/protocol";
-import { Account, Asset, Keypair, Operation, rpc, TransactionBuilder, xdr } from "@stellar/stellar-sdk";
+import {
+  Account,
+  Address,
+  Asset,
+  Keypair,
+  Operation,
+  rpc,
+  TransactionBuilder,
+  xdr,
+} from "@stellar/stellar-sdk";
 import { ApiError } from "../errors.ts";
 import { originOfContractError, specCodeOf } from "./contract-failure.ts";
 
@@ -31,7 +40,24 @@ const INCLUSION_FEE = "100";
  * Validity window of a prepared transaction: long enough for a person to review and sign in a wallet, short
  * enough that a forgotten one cannot be submitted days later against changed state.
  */
-const VALIDITY_SECONDS = 900;
+export const VALIDITY_SECONDS = 900;
+
+/**
+ * The simulated call needs the authorisation of an account other than the source: the transaction could only
+ * be submitted with that account's signature too, which is never what a prepare route hands out (docs/contracts.md
+ * "Contracts": source-account authorisation is all the prepare routes use). A 400 invalid_request unless a route
+ * knows what it means for its call (the buyer's accept_transfer: the proposal is to someone else).
+ */
+export class NeedsOtherSigner extends ApiError {
+  readonly account: string;
+  constructor(fnName: string, account: string, source: string) {
+    super("invalid_request", {
+      detail: `${fnName} needs the authorisation of ${account}, not of the source ${source}`,
+      authorisationOf: account,
+    });
+    this.account = account;
+  }
+}
 
 /**
  * Builds, simulates and assembles `fn(args)` on `contractId` with `source` as the transaction source.
@@ -70,6 +96,7 @@ export async function prepareInvocation<A extends ArgSpec, R>(
   if (!rpc.Api.isSimulationSuccess(sim)) {
     throw new ApiError("chain_unavailable", { detail: `simulating ${fn.name} gave no result` });
   }
+  requireSourceAuthOnly(fn.name, source, sim.result?.auth ?? []);
   const assembled = rpc.assembleTransaction(tx, sim).build();
   return {
     xdr: assembled.toXDR(),
@@ -79,6 +106,26 @@ export async function prepareInvocation<A extends ArgSpec, R>(
     source,
     networkPassphrase,
   };
+}
+
+/** Every authorisation the simulation recorded is the source's own (source-account or its address credentials). */
+function requireSourceAuthOnly(
+  fnName: string,
+  source: string,
+  entries: readonly xdr.SorobanAuthorizationEntry[],
+): void {
+  for (const entry of entries) {
+    const credentials = entry.credentials;
+    const address =
+      credentials.type === "sorobanCredentialsAddress"
+        ? credentials.address.address
+        : credentials.type === "sorobanCredentialsAddressV2"
+          ? credentials.addressV2.address
+          : null; // source-account credentials: the envelope's own signer
+    if (address === null) continue;
+    const account = Address.fromScAddress(address).toString();
+    if (account !== source) throw new NeedsOtherSigner(fnName, account, source);
+  }
 }
 
 /**
@@ -123,6 +170,15 @@ export function contractFailure(fnName: string, hostError: string): ApiError {
  * unreachable RPC included, as "not found"; reading the ledger entry directly keeps the two apart.
  */
 export async function loadAccount(server: rpc.Server, source: string): Promise<Account> {
+  return (await loadAccountEntry(server, source)).account;
+}
+
+/** The source as loadAccount gives it, with its ledger entry (balance, sub-entries, liabilities). */
+export async function loadAccountEntry(
+  server: rpc.Server,
+  source: string,
+): Promise<{ account: Account; entry: xdr.AccountEntry }> {
+  if (!isAccountId(source)) throw new ApiError("invalid_account", { detail: "source must be a G account" });
   const key = xdr.LedgerKey.account(
     new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(source).xdrPublicKey() }),
   );
@@ -138,5 +194,6 @@ export async function loadAccount(server: rpc.Server, source: string): Promise<A
   }
   if (entry.val.type !== "account")
     throw new ApiError("chain_unavailable", { detail: "unexpected account entry" });
-  return new Account(source, entry.val.account.seqNum.toString());
+  const account = entry.val.account;
+  return { account: new Account(source, account.seqNum.toString()), entry: account };
 }

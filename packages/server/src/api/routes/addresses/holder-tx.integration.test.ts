@@ -13,6 +13,7 @@ import {
   Address,
   Asset,
   type Keypair,
+  Memo,
   Operation,
   rpc,
   StrKey,
@@ -383,14 +384,45 @@ describe("holder transactions: prepare, sign, submit", () => {
         ),
       }),
     ).toEqual(
-      refused("signedXdr: is a payment operation; this service relays only the contract calls it prepares"),
+      refused(
+        `signedXdr: carries a none memo; the payments this service prepares carry the hash memo it handed out`,
+      ),
+    );
+    // The same with a hash memo: still not the escrow or the billing account (neither is on here).
+    const toBob = new TransactionBuilder(account, {
+      fee: "1000",
+      networkPassphrase: devnet.networkPassphrase,
+    })
+      .addOperation(
+        Operation.payment({
+          destination: demoKeypair("bob").publicKey(),
+          asset: Asset.native(),
+          amount: "1",
+        }),
+      )
+      .addMemo(Memo.hash("ab".repeat(32)))
+      .setTimeout(300)
+      .build();
+    expect(await post("/records/submit", { signedXdr: sign(toBob) })).toEqual(
+      refused(
+        `signedXdr: pays ${demoKeypair("bob").publicKey()}, which is neither the marketplace escrow nor the billing account; this service relays no other payment`,
+      ),
+    );
+    expect(
+      await post("/records/submit", {
+        signedXdr: build(Operation.bumpSequence({ bumpTo: "0" })),
+      }),
+    ).toEqual(
+      refused(
+        "signedXdr: is a bumpSequence operation; this service relays only the contract calls and payments it prepares",
+      ),
     );
     expect(await post("/records/submit", { signedXdr: build(call(unknown, "set_chain_address")) })).toEqual(
       refused(`signedXdr: calls ${unknown}, a contract this service does not track`),
     );
     expect(await post("/records/submit", { signedXdr: build(call(registrar, "transfer")) })).toEqual(
       refused(
-        "signedXdr: calls transfer, which this service does not prepare (relayed: set_chain_address, create_subname, remove_subname, announce, claim_fee_credit)",
+        "signedXdr: calls transfer, which this service does not prepare (relayed: set_chain_address, set_text, set_payment, set_display_name, set_address, set_primary, create_subname, remove_subname, accept_transfer, announce, withdraw, claim_fee_credit)",
       ),
     );
     expect(await post("/records/submit", { signedXdr: build(call(registrar, "set_chain_address")) })).toEqual(
@@ -400,7 +432,9 @@ describe("holder transactions: prepare, sign, submit", () => {
       await post("/records/submit", {
         signedXdr: build(call(resolver, "set_chain_address"), call(resolver, "set_chain_address")),
       }),
-    ).toEqual(refused("signedXdr: has 2 operations; this service relays exactly one contract call"));
+    ).toEqual(
+      refused("signedXdr: has 2 operations; this service relays exactly one contract call or payment"),
+    );
     expect(await post("/records/submit", { signedXdr: "A".repeat(20_000) })).toEqual({
       status: 413,
       body: {
@@ -484,6 +518,7 @@ describe("holder transactions: prepare, sign, submit", () => {
       db: database,
       config: testConfig(),
       chainClient,
+      now: () => new Date(),
       submit: { attempts: 1, intervalMs: 0 },
     });
     try {

@@ -6,9 +6,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { billingEnforced, PERIOD_DAYS, subscriptionState } from "../../../billing/terms.ts";
 import type { Config } from "../../../config/index.ts";
-import { type ConsoleContext, sessionOf } from "../../common/console-context.ts";
+import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../common/console-context.ts";
+import { PreparedPaymentAnswer, paymentAnswer } from "../../common/payment-answer.ts";
 import { ApiError } from "../../errors.ts";
-import { CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
+import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
 import { recentPayments, subscriptionOf } from "./queries.ts";
 
 /** "10.0000000" → "10", "2.5000000" → "2.5": the amounts as an owner writes them. */
@@ -49,9 +50,19 @@ const BillingResponse = z.object({
   ),
 });
 
+/** Ten years of periods in one payment: far beyond any owner's intent, still a bound on what is built. */
+const MAX_PERIODS = 120;
+
+const PayBody = z.strictObject({
+  namespace: NamespaceField,
+  periods: z.number().int().min(1).max(MAX_PERIODS).describe("Whole 30-day periods to buy."),
+});
+
+const PayPrepared = PreparedPaymentAnswer.extend({ periods: z.number().int() });
+
 export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
   app,
-  { db, guard, now, config },
+  { db, guard, now, config, chainClient },
 ) => {
   const billingRoute = {
     schema: {
@@ -102,4 +113,31 @@ export const consoleBillingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
       })),
     };
   });
+
+  // The one billing payment the service builds: whole periods, to the billing account, with the namespace's node
+  // as MEMO_HASH (docs/billing.md), from the owner's account. Relayed by POST /console/tx/submit.
+  app.post(
+    "/console/billing/pay/prepare",
+    {
+      schema: {
+        summary: "Owner: prepare paying whole billing periods, with the namespace's node as hash memo",
+        body: PayBody,
+        response: { 200: PayPrepared },
+      },
+      config: routeRules("prepare", [...CONSOLE_ERRORS, ...PREPARE_ERRORS, "billing_disabled"]),
+    },
+    async (request) => {
+      const { billing } = config;
+      if (!billing.enabled || billing.account === null) throw new ApiError("billing_disabled");
+      const { namespace, periods } = request.body;
+      const owner = await guard.requireNamespaceOwner(request, sessionOf(request), namespace);
+      const prepared = await chainOf(chainClient).preparePayment({
+        source: owner.session.account,
+        destination: billing.account,
+        amount: billing.pricePerPeriod * BigInt(periods),
+        memoHash: namespaceNode(owner.namespace),
+      });
+      return { ...paymentAnswer(prepared), periods };
+    },
+  );
 };

@@ -3,7 +3,14 @@
 // unsigned XDR, sign, submit through /console/tx/submit, and see the change live on chain and in the mirror.
 // It ends with `seedDemo`, which does the same for the demo's namespace profiles over real HTTP.
 import { demoKeypair, type NamingDevnet } from "@namereg/devnet";
-import { type ArgSpec, type FnDef, RegistrarFns, ResolverFns } from "@namereg/protocol";
+import {
+  type ArgSpec,
+  type FnDef,
+  namespaceNode,
+  RegistrarFns,
+  RegistryFns,
+  ResolverFns,
+} from "@namereg/protocol";
 import {
   Address,
   Asset,
@@ -282,9 +289,26 @@ for (const kind of TEST_DATABASE_KINDS) {
         .setTimeout(300)
         .build();
       payment.sign(acmeOwner);
+      // A payment is relayed only as the console prepares it (a bond or billing payment with its hash memo).
       expect(await submit(acmeToken, "acme", payment.toXDR())).toEqual(
         invalid(
-          "xdr: is not a policy change of acme (set_subname_policy on its registrar or set_chain_policy on its resolver)",
+          "xdr: carries a none memo; the payments this service prepares carry the hash memo it handed out",
+        ),
+      );
+      const call = new TransactionBuilder(account, { fee: "100", networkPassphrase: passphrase })
+        .addOperation(
+          Operation.invokeContractFunction({
+            contract: devnet.contracts.registry,
+            function: "lock",
+            args: RegistryFns.lock.encodeArgs({ node: namespaceNode("acme") }),
+          }),
+        )
+        .setTimeout(300)
+        .build();
+      call.sign(acmeOwner);
+      expect(await submit(acmeToken, "acme", call.toXDR())).toEqual(
+        invalid(
+          "xdr: is not a console transaction of acme (set_subname_policy on its registrar, set_chain_policy on its resolver, propose_transfer or cancel_transfer of its node on the registry, its listing's bond or its billing payment)",
         ),
       );
 

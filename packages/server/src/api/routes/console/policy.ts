@@ -1,21 +1,16 @@
 // Namespace policy changes, prepared for the owner's wallet and submitted once signed (docs/api.md "Wallet sessions and the owner console"
-// rule 4): the subname policy on the namespace's registrar and the network allowlist on its resolver. The service
-// only prepares and relays; the owner's own signature authorises the call (docs/sessions.md).
+// rule 4): the subname policy on the namespace's registrar and the network allowlist on its resolver; and the
+// console's one relay, POST /console/tx/submit, for these and the console's other prepared transactions
+// (relay.ts). The service only prepares and relays; the owner's own signature authorises the call (docs/sessions.md).
 import { isChainNetwork, RegistrarFns, ResolverFns, subnamePolicyFromHttp } from "@namereg/protocol";
-import {
-  Address,
-  FeeBumpTransaction,
-  type Operation,
-  type Transaction,
-  TransactionBuilder,
-} from "@stellar/stellar-sdk";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { OwnerContext } from "../../../auth/console-guard.ts";
+import type { Config } from "../../../config/index.ts";
 import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
 import { replySubmitOutcome, SubmitPendingBody, SubmitSuccessBody } from "../../submit-reply.ts";
+import { requireConsoleTransaction } from "./relay.ts";
 
 const SubnamePolicyBody = z.strictObject({
   namespace: NamespaceField,
@@ -58,10 +53,11 @@ const ChainPolicyPrepared = z.object({
 /** Prepared envelopes are a few kilobytes; the body limit of the app bounds this further. */
 const SubmitBody = z.strictObject({ xdr: z.string({ error: "is required" }).min(1) });
 
-export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async (
+export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
   app,
-  { guard, chainClient },
+  { db, guard, chainClient, now, config },
 ) => {
+  const relay = { db, config, now, registryId: config.chain.contracts.registry.id };
   app.post(
     "/console/subname-policy/prepare",
     {
@@ -143,7 +139,7 @@ export const consolePolicyRoutes: FastifyPluginAsyncZod<ConsoleContext> = async 
     async (request, reply) => {
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
       const chain = chainOf(chainClient);
-      requirePolicyTransaction(request.body.xdr, chain.networkPassphrase, owner);
+      await requireConsoleTransaction(relay, request.body.xdr, chain.networkPassphrase, owner);
       const outcome = await chain.submit(request.body.xdr);
       return replySubmitOutcome(reply, outcome);
     },
@@ -163,43 +159,4 @@ function allowlist(networks: readonly string[]): string[] {
     seen.add(network);
   }
   return [...seen];
-}
-
-const invalid = (detail: string) => new ApiError("invalid_request", { detail: `xdr: ${detail}` });
-
-/**
- * The console relays only what it prepares: one call by the owner to set_subname_policy on the namespace's
- * registrar or set_chain_policy on its resolver. Anything else is not the console's business to submit, even
- * signed by the owner.
- */
-function requirePolicyTransaction(text: string, networkPassphrase: string, owner: OwnerContext): void {
-  let tx: Transaction | FeeBumpTransaction;
-  try {
-    tx = TransactionBuilder.fromXDR(text.trim(), networkPassphrase);
-  } catch {
-    throw invalid("is not a base64 transaction envelope");
-  }
-  if (tx instanceof FeeBumpTransaction)
-    throw invalid("must be the prepared transaction itself, not a fee bump");
-  if (tx.signatures.length === 0) throw invalid("the transaction is not signed");
-  if (tx.source !== owner.session.account)
-    throw invalid("the transaction's source is not the session's account");
-  const [op, ...others] = tx.operations;
-  const call = op?.type === "invokeHostFunction" && others.length === 0 ? contractCall(op) : null;
-  const allowed: (readonly [string | null, string])[] = [
-    [owner.record.registrar, RegistrarFns.set_subname_policy.name],
-    [owner.record.resolver, ResolverFns.set_chain_policy.name],
-  ];
-  if (call === null || !allowed.some(([id, fn]) => id === call.contractId && fn === call.fn)) {
-    throw invalid(
-      `is not a policy change of ${owner.namespace} (set_subname_policy on its registrar or set_chain_policy on its resolver)`,
-    );
-  }
-}
-
-function contractCall(op: Operation.InvokeHostFunction): { contractId: string; fn: string } | null {
-  const func = op.func;
-  if (func.type !== "hostFunctionTypeInvokeContract") return null;
-  const { contractAddress, functionName } = func.invokeContract;
-  return { contractId: Address.fromScAddress(contractAddress).toString(), fn: functionName.toString() };
 }

@@ -1,7 +1,8 @@
-// The marketplace routes' reads and writes of the mirror (listings.ts, history.ts, intent.ts, console-listings.ts);
+// The marketplace routes' reads and writes of the mirror (listings.ts, history.ts, intent.ts, console-listings.ts,
+// buyer-prepare.ts, seller-console.ts);
 // which listings are open to buyers is one condition of its own (open-listings.ts).
-import { and, desc, eq } from "drizzle-orm";
-import { marketIntents, marketListings, marketSales } from "../../../db/tables.ts";
+import { and, desc, eq, gt, inArray } from "drizzle-orm";
+import { marketIntents, marketListings, marketPayments, marketSales } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 import { openListing } from "./open-listings.ts";
 
@@ -102,4 +103,71 @@ export function requestCancel(db: Db, id: string, at: Date, ledger: number) {
     .update(marketListings)
     .set({ cancelRequestedAt: at, cancelLedger: ledger })
     .where(and(eq(marketListings.id, id), eq(marketListings.state, "active")));
+}
+
+/** The buyer's intent on the listing while it is current: not superseded and unexpired at `at`. */
+export async function currentIntentOf(
+  db: Db,
+  listingId: string,
+  buyer: string,
+  at: Date,
+): Promise<Intent | undefined> {
+  const [intent] = await db
+    .select()
+    .from(marketIntents)
+    .where(
+      and(
+        eq(marketIntents.listingId, listingId),
+        eq(marketIntents.buyer, buyer),
+        eq(marketIntents.superseded, false),
+        gt(marketIntents.expiresAt, at),
+      ),
+    );
+  return intent;
+}
+
+/** A namespace's listings still waiting for their bond or active, newest first. */
+export function unsettledListingsOf(db: Db, namespace: string): Promise<Listing[]> {
+  return db
+    .select()
+    .from(marketListings)
+    .where(
+      and(eq(marketListings.namespace, namespace), inArray(marketListings.state, ["pending_bond", "active"])),
+    )
+    .orderBy(desc(marketListings.createdAt), desc(marketListings.id));
+}
+
+/** The current intents of these listings (unexpired at `at`), each with whether the escrow holds its deposit. */
+export async function currentIntentsOf(
+  db: Db,
+  listingIds: readonly string[],
+  at: Date,
+): Promise<(Intent & { funded: boolean })[]> {
+  if (listingIds.length === 0) return [];
+  const intents = await db
+    .select()
+    .from(marketIntents)
+    .where(
+      and(
+        inArray(marketIntents.listingId, [...listingIds]),
+        eq(marketIntents.superseded, false),
+        gt(marketIntents.expiresAt, at),
+      ),
+    )
+    .orderBy(desc(marketIntents.createdAt), desc(marketIntents.id));
+  if (intents.length === 0) return [];
+  const funded = await db
+    .select({ intentId: marketPayments.intentId })
+    .from(marketPayments)
+    .where(
+      and(
+        inArray(
+          marketPayments.intentId,
+          intents.map((i) => i.id),
+        ),
+        eq(marketPayments.state, "funded"),
+      ),
+    );
+  const held = new Set(funded.map((f) => f.intentId));
+  return intents.map((intent) => ({ ...intent, funded: held.has(intent.id) }));
 }

@@ -4,9 +4,10 @@
 // it to payers — the resolver's payment if set, else the registrar's built-in address for the name (docs/contracts.md "Lookup"
 // Lookup). The pay-to address and text values are essential (a failed read is 502 node_lookup_failed); the two
 // verification flags are not, and read null when their read fails.
-import { LookupFns, PrimaryFns, RegistrarFns, ResolverFns } from "@namereg/protocol";
+import { PrimaryFns, ResolverFns } from "@namereg/protocol";
 import type { ChainClient } from "../../../chain/chain-client.ts";
 import { liveRead } from "../../../chain/live-reads.ts";
+import { payToAddress } from "../../common/pay-to.ts";
 import { ApiError } from "../../errors.ts";
 
 export interface RecordsInput {
@@ -41,7 +42,7 @@ export async function readRecords(
   // Keys are sorted so the same records always serialise the same.
   const keys = [...new Set(input.textKeys)].sort();
   const [address, values] = await Promise.all([
-    payToAddress(chainClient, input),
+    payToOf(chainClient, input),
     Promise.all(
       keys.map((key) => liveRead(chainClient, resolver, ResolverFns.text, { node, key }, ESSENTIAL)),
     ),
@@ -72,25 +73,13 @@ export async function readRecords(
 }
 
 /** What a payer is told to pay: Lookup's answer, or (without a Lookup contract) the same rule read directly. */
-async function payToAddress(
-  chainClient: ChainClient | undefined,
-  input: RecordsInput,
-): Promise<string | null> {
-  if (input.lookupId !== null) {
-    const resolution = await liveRead(
-      chainClient,
-      input.lookupId,
-      LookupFns.lookup,
-      { name: input.name },
-      ESSENTIAL,
-    );
-    return resolution?.address ?? null;
-  }
-  const [payment, record] = await Promise.all([
-    liveRead(chainClient, input.resolver, ResolverFns.payment, { node: input.node }, ESSENTIAL),
-    liveRead(chainClient, input.registrar, RegistrarFns.name, { label: input.label }, ESSENTIAL),
-  ]);
-  return payment?.address ?? record?.address ?? null;
+function payToOf(chainClient: ChainClient | undefined, input: RecordsInput): Promise<string | null> {
+  const parsed = {
+    kind: "name" as const,
+    label: input.label,
+    namespace: input.name.slice(input.label.length + 1),
+  };
+  return payToAddress(chainClient, { ...input, parsed }, ESSENTIAL);
 }
 
 /** The value, or undefined when the read failed the way liveRead reports failures. */
