@@ -2,7 +2,8 @@
 // issues, records, subnames, primary names, policies) plus a renewal, an address change, a name transfer and a
 // namespace transfer made here, indexed into the outbox by the indexer, fanned out to one endpoint per namespace
 // and delivered to a loopback receiver that verifies every delivery with `standardwebhooks`. Each endpoint hears
-// its own namespace alone, and receives each of its changes exactly as the outbox serialises it.
+// its own namespace alone, and receives each of its changes exactly as the outbox serialises it. The billing
+// watcher's types: billing-deliveries.integration.test.ts.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { demoKeypair, settlingWallet } from "@namereg/devnet";
