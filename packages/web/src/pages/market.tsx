@@ -48,12 +48,12 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
   );
   // The listing as first seen: the buyer's panel stays while the page reads again, and after the sale (when the
   // listing has left the list) to show the acceptance's result.
-  const [seen, setSeen] = useState<string | null>(null);
+  const [seen, setSeen] = useState<{ readonly namespace: string; readonly id: string } | null>(null);
   useEffect(() => {
     const l =
       listings.state === "ok" ? listings.value.listings.find((x) => x.namespace === namespace) : undefined;
-    if (l !== undefined && seen === null) setSeen(l.id);
-  }, [listings.state]);
+    if (l !== undefined && seen?.namespace !== namespace) setSeen({ namespace, id: l.id });
+  }, [listings.state, namespace]);
   const sales = useLoad(`sales:${namespace}:${read}`, async () => {
     const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
     return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
@@ -97,8 +97,13 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           );
         }}
       />
-      {seen === null ? null : (
-        <BuyerPanel listingId={seen} namespace={namespace} onChanged={() => setRead((n) => n + 1)} />
+      {seen?.namespace !== namespace ? null : (
+        <BuyerPanel
+          key={seen.id}
+          listingId={seen.id}
+          namespace={namespace}
+          onChanged={() => setRead((n) => n + 1)}
+        />
       )}
       <h2>Owner</h2>
       <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
