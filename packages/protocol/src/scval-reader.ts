@@ -9,6 +9,12 @@ import { xdr } from "@stellar/stellar-sdk";
 
 class Unsupported extends Error {}
 
+// Node's Buffer decodes base64 about five times faster than @exodus/bytes (which validates strictly), and this is
+// the indexer's hot path; browsers have no Buffer (the client's browser bundle runs this too) and use the library.
+const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "base64"): Uint8Array } }).Buffer;
+const decodeBase64: (b64: string) => Uint8Array =
+  NodeBuffer === undefined ? (b64) => fromBase64(b64) : (b64) => NodeBuffer.from(b64, "base64");
+
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
@@ -150,7 +156,7 @@ class Reader {
  * instance (no toXdr): use it to decode, not to re-encode. Throws on malformed XDR, as the SDK does.
  */
 export function readScVal(b64: string): xdr.ScVal {
-  const reader = new Reader(fromBase64(b64));
+  const reader = new Reader(decodeBase64(b64));
   try {
     const value = reader.scVal();
     if (!reader.done) throw new RangeError("trailing bytes after the ScVal");
