@@ -2,7 +2,8 @@
 // scripts/build.ts publishes it with, from a local http server into a page that has only what a browser has (no
 // Node `Buffer`, no polyfill), and runs what a wallet runs before signing: the holder-call helpers, which encode
 // their arguments with @namereg/protocol's codecs (label bytes, node hex), and verifyPrepared on a prepared XDR
-// built here in Node with the SDK, once for the call asked for and once for another value.
+// built here in Node with the SDK, once for the call asked for and once for another value; and verifyWebhook on a
+// delivery signed here by the reference implementation (standardwebhooks).
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +11,7 @@ import { nameNode, ResolverFns } from "@namereg/protocol";
 import { Account, Keypair, Operation, StrKey, TransactionBuilder, type xdr } from "@stellar/stellar-sdk";
 import { build } from "esbuild";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserBuild } from "../scripts/build-options.ts";
 
@@ -124,6 +126,30 @@ describe("the browser bundle in Chromium", () => {
       paths: ["/records/prepare", "/records/submit"],
       signed: [setBio],
     });
+  });
+
+  it("verifies a webhook delivery the reference implementation signed, and refuses it under another secret", async () => {
+    const secret = `whsec_${btoa("k".repeat(32))}`;
+    const body = JSON.stringify({ type: "name.issued", timestamp: "2026-05-01T00:00:00.000Z", data: {} });
+    const at = new Date("2026-05-01T00:00:10.000Z");
+    const headers = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(at.getTime() / 1000),
+      "webhook-signature": new Webhook(secret).sign("msg_1", at, body),
+    };
+    const outcome = await page.evaluate(
+      async ({ headers, body, secret, now }) => {
+        const client = (window as unknown as { namereg: typeof import("./index.ts") }).namereg;
+        const check = (key: string) =>
+          client.verifyWebhook(headers, body, key, { now: new Date(now) }).then(
+            (event) => `accepted ${event.type}`,
+            (error: { reason?: string }) => `rejected ${error.reason ?? String(error)}`,
+          );
+        return [await check(secret), await check(`whsec_${btoa("x".repeat(32))}`)];
+      },
+      { headers, body, secret, now: at.toISOString() },
+    );
+    expect(outcome).toEqual(["accepted name.issued", "rejected no_matching_signature"]);
   });
 
   it("refuses, unsigned, a prepared XDR that writes another value", async () => {
