@@ -2,7 +2,6 @@
 // (`withdraw(id)`, wallet session) and recover the claim-fee credit (`claim_fee_credit(payee)`, public prepare
 // for the signing account). The allocator's contract ID comes from the claim-fee quote, read just before
 // preparing, so the call is held to that contract. Both go to POST /records/submit. Loaded when the action runs.
-import "../buffer-global.ts";
 import { AllocatorFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";
 import { fromBaseUnits } from "../format.ts";

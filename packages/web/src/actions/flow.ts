@@ -4,7 +4,6 @@
 // an upper time bound), then reads the call back out of the verified envelope for the words; `signAndSubmit` has
 // the wallet sign that very envelope, submits it and follows a 202 by submitting the same signed envelope again
 // (docs/api.md "Prepare and submit": idempotent, never a second transaction) until the network decides.
-import "../buffer-global.ts";
 import { verifyPrepared, verifyPreparedPayment } from "@namereg/client";
 import { Address, type Transaction } from "@stellar/stellar-sdk";
 import { api, unwrap } from "../api.ts";

@@ -2,7 +2,6 @@
 // classic payment held to the intent's `pay` the person reviewed (destination, amount, hash memo), and the
 // acceptance of the namespace (`accept_transfer(node)` on the registry) once the seller's proposal is live. Both
 // are public prepare routes for the signing account and go to POST /records/submit. Loaded when the action runs.
-import "../buffer-global.ts";
 import { namespaceNode, RegistryFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
