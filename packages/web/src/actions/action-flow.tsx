@@ -153,13 +153,26 @@ function ReviewView(props: {
               </p>
             )),
           ],
-          [
-            "Contract",
-            <>
-              {r.contractWords} (<Mono>{r.contractId}</Mono>)
-            </>,
-          ],
-          ["Function", <Mono key="f">{r.fn}</Mono>],
+          ...(r.payment === null
+            ? ([
+                [
+                  "Contract",
+                  <>
+                    {r.contractWords} (<Mono>{r.contractId}</Mono>)
+                  </>,
+                ],
+                ["Function", <Mono key="f">{r.fn}</Mono>],
+              ] as const)
+            : ([
+                [
+                  "Pays to",
+                  <>
+                    {r.payment.destinationWords} (<Mono>{r.payment.destination}</Mono>)
+                  </>,
+                ],
+                ["Amount", r.payment.amount],
+                ["Memo", <Mono key="m">{r.payment.memo}</Mono>],
+              ] as const)),
           ["Network", r.network],
           ["Signed by", <AccountLink address={r.source} key="s" />],
           ["Fee (at most)", r.fee],

@@ -30,11 +30,27 @@ export interface PreparedAction {
   readonly submit: SubmitTo;
 }
 
+/**
+ * A prepared XLM payment (a billing period, a listing's bond): held by verifyPreparedPayment to exactly this
+ * destination, amount and hash memo, and reviewed in those words rather than as a contract call.
+ */
+export interface PreparedPayment {
+  readonly kind: "payment";
+  readonly xdr: string;
+  readonly network: string;
+  /** Whom it pays, in words ("the billing account of this service"), and what for. */
+  readonly destinationWords: string;
+  readonly expected: { readonly destination: string; readonly amountXlm: string; readonly memoHash: string };
+  /** What the memo is, in words ("the node of namespace acme"). */
+  readonly memoWords: string;
+  readonly submit: SubmitTo;
+}
+
 export interface Action {
   /** What the person asked for, in words: the review's heading ("Create subname pay.alice.acme"). */
   readonly title: string;
   /** Asks the service to build the transaction for the wallet's account (a prepare route through the client). */
-  prepare(wallet: ConnectedWallet, session: Session): Promise<PreparedAction>;
+  prepare(wallet: ConnectedWallet, session: Session): Promise<PreparedAction | PreparedPayment>;
   /** A page of this app that shows the result, offered after success. */
   readonly result?: { readonly href: string; readonly label: string };
 }

@@ -5,12 +5,12 @@
 // the wallet sign that very envelope, submits it and follows a 202 by submitting the same signed envelope again
 // (docs/api.md "Prepare and submit": idempotent, never a second transaction) until the network decides.
 import "../buffer-global.ts";
-import { verifyPrepared } from "@namereg/client";
+import { verifyPrepared, verifyPreparedPayment } from "@namereg/client";
 import { Address, type Transaction } from "@stellar/stellar-sdk";
 import { api, unwrap } from "../api.ts";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
-import type { Action, PreparedAction, SubmitTo } from "./action.ts";
+import type { Action, PreparedAction, PreparedPayment, SubmitTo } from "./action.ts";
 import { feeInXlm, networkInWords, validUntil } from "./words.ts";
 
 /** What the person reviews before signing, every part read from the verified envelope. */
@@ -28,7 +28,14 @@ export interface Review {
   readonly source: string;
   /** A public explorer's address for a transaction hash on this network, if it has one (not a local network). */
   readonly explorer: string | null;
-  readonly prepared: PreparedAction;
+  readonly prepared: PreparedAction | PreparedPayment;
+  /** A payment's destination, amount and memo, read from the verified envelope (null for a contract call). */
+  readonly payment: {
+    readonly destination: string;
+    readonly destinationWords: string;
+    readonly amount: string;
+    readonly memo: string;
+  } | null;
 }
 
 export type Outcome =
@@ -47,6 +54,7 @@ const PAUSE_MS = 2000;
 
 export async function review(action: Action, wallet: ConnectedWallet, session: Session): Promise<Review> {
   const prepared = await action.prepare(wallet, session);
+  if ("kind" in prepared) return paymentReview(action, prepared, wallet);
   const { transaction, feeStroops } = verifyPrepared(prepared, {
     networkPassphrase: wallet.networkPassphrase,
     source: wallet.account,
@@ -68,6 +76,41 @@ export async function review(action: Action, wallet: ConnectedWallet, session: S
     source: transaction.source,
     explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
     prepared,
+    payment: null,
+  };
+}
+
+/** A payment's review: verifyPreparedPayment holds it to the expected destination, amount and memo first. */
+function paymentReview(action: Action, prepared: PreparedPayment, wallet: ConnectedWallet): Review {
+  const { transaction, feeStroops } = verifyPreparedPayment(prepared, {
+    networkPassphrase: wallet.networkPassphrase,
+    source: wallet.account,
+    ...prepared.expected,
+  });
+  const [op] = transaction.operations;
+  if (op?.type !== "payment") throw new Error("the verified transaction holds no payment");
+  // "20.0000000" as a person writes it: "20".
+  const xlm = `${op.amount.replace(/\.?0+$/, "")} XLM`;
+  const memo = transaction.memo.value;
+  const memoHex = memo instanceof Uint8Array ? Buffer.from(memo).toString("hex") : String(memo);
+  return {
+    title: action.title,
+    lines: [`Pay ${xlm} to ${prepared.destinationWords}.`],
+    contractWords: "",
+    contractId: "",
+    fn: "payment",
+    network: networkInWords(wallet.networkPassphrase),
+    fee: feeInXlm(feeStroops),
+    validUntil: validUntil(transaction.timeBounds?.maxTime ?? "0"),
+    source: transaction.source,
+    explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
+    prepared,
+    payment: {
+      destination: op.destination,
+      destinationWords: prepared.destinationWords,
+      amount: xlm,
+      memo: `${memoHex} (${prepared.memoWords})`,
+    },
   };
 }
 
