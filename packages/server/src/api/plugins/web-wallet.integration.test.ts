@@ -31,6 +31,8 @@ const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
  * the page states as a fact and Chromium logs as a failed load.
  */
 const MARKET_OFF = ["/v1/market/listings"];
+/** Nor billing: the owner console's billing read is refused (409 billing_disabled), which it says in words. */
+const CONSOLE_OFF = [...MARKET_OFF, "/console/billing"];
 /** `namereg serve` on an empty in-memory database listens within seconds; ×4 for a loaded, slower machine. */
 const SERVE_BOUND_MS = 60_000;
 
@@ -434,6 +436,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await signInAs("acme");
     const console_ = page.getByRole("region", { name: "Owner console" });
     await console_.waitFor();
+    // This service bills no one: the console's billing part says so, and offers no payment.
+    const billing = console_.getByRole("region", { name: "Billing" });
+    await billing.getByText("Billing is off on this service.").waitFor();
+    expect(await billing.getByRole("button", { name: "Pay billing" }).count()).toBe(0);
 
     const changePolicy = async (to: string, words: string) => {
       await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();
@@ -471,7 +477,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       expect(await review.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
         "set_chain_policy",
       );
-      await check("review of a chain policy", MARKET_OFF);
+      await check("review of a chain policy", CONSOLE_OFF);
       await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
       await page.getByRole("status").filter({ hasText: "Done: Set the networks of acme." }).waitFor();
       await page.getByRole("button", { name: "Close" }).click();
@@ -489,7 +495,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     ]);
     expect(await apiNetworks()).toEqual(["ethereum", "bitcoin"]);
     expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin"]);
-    await check("owner console", MARKET_OFF);
+    await check("owner console", CONSOLE_OFF);
   });
 
   it("`namereg serve` has no Demo wallet: 404 at its address, and the page neither offers nor asks for it", async () => {
