@@ -88,3 +88,10 @@ export {
   type VerifiedPrepared,
   verifyPrepared,
 } from "./verify-prepared.ts";
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  type WebhookRejection,
+  WebhookVerificationError,
+} from "./verify-webhook.ts";

@@ -53,6 +53,14 @@ export const ERROR_STATUS = {
   billing_disabled: 409,
   // Not in the spec's error list: a submit relay was handed a transaction of a kind this service does not prepare (docs/api.md).
   transaction_not_allowed: 400,
+  // Not in the spec's error list: hosted webhooks (docs/webhooks.md). A target URL refused at registration (form,
+  // scheme, or an address inside the service's network), with a detail saying which.
+  invalid_webhook_url: 400,
+  // Not in the spec's error list: no such webhook endpoint, or delivery of it, in the session's namespace.
+  webhook_not_found: 404,
+  delivery_not_found: 404,
+  // Not in the spec's error list: the namespace already has WEBHOOK_MAX_ENDPOINTS endpoints.
+  webhook_limit_reached: 409,
   // Not in the spec's error list: the buyer's accept_transfer would fail — no live namespace-transfer proposal to
   // that account on the registry (docs/api.md "Marketplace").
   no_transfer_proposal: 409,

@@ -8,6 +8,7 @@ import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } 
 import { DEAD_LETTERS_USAGE, deadLettersCommand } from "./runtime/dead-letters-cli.ts";
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
 import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
+import { WEBHOOKS_USAGE, webhooksCommand } from "./webhooks/cli.ts";
 
 const USAGE = `usage: namereg <command>
 
@@ -19,6 +20,7 @@ const USAGE = `usage: namereg <command>
   backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
   escrow    marketplace escrow: parked, release, refund, fees, withdraw-fees, reconcile, watch (namereg escrow --help)
   billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
+  webhooks  hosted webhooks: deliver (the deliverer alone; start and dev run it in process)
   dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
   legacy-labels  verify a discovery file of labels for hash-only legacy allocations (namereg legacy-labels check)
   devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
   devnet: () => runDevnetCli(rest),
   escrow: () => escrowCommand(rest),
   billing: () => billingCommand(rest),
+  webhooks: () => webhooksCommand(rest),
   "dead-letters": () => deadLettersCommand(rest),
   backfill: () => backfillCommand(rest),
   "legacy-labels": () => legacyLabelsCommand(rest),
@@ -48,6 +51,7 @@ const COMMANDS: Record<string, () => Promise<void>> = {
 const USAGES: Record<string, string> = {
   escrow: ESCROW_USAGE,
   billing: BILLING_USAGE,
+  webhooks: WEBHOOKS_USAGE,
   "dead-letters": DEAD_LETTERS_USAGE,
   backfill: BACKFILL_USAGE,
   "legacy-labels": LEGACY_LABELS_USAGE,

@@ -156,6 +156,14 @@ export interface paths {
                                 state: "operational" | "lagging" | "degraded" | "down" | "unknown";
                                 cursorAgeSeconds: number | null;
                                 parkedPayouts: number | null;
+                            } | {
+                                /** @enum {string} */
+                                name: "Webhook deliverer";
+                                /** @enum {string} */
+                                state: "operational" | "lagging" | "degraded" | "down" | "unknown";
+                                passAgeSeconds: number | null;
+                                pending: number | null;
+                                disabledEndpoints: number | null;
                             })[];
                         };
                     };
@@ -3015,6 +3023,1065 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Owner: the namespace's webhook endpoints */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            namespace: string;
+                            webhooks: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                enabled: boolean;
+                                disabledAt: string | null;
+                                disabledReason: string | null;
+                                failingSince: string | null;
+                                previousSecretExpiresAt: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Owner: register a webhook endpoint (its secret is shown once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        url: string;
+                        types: ("name.issued" | "name.renewed" | "name.transferred" | "name.reclaimed" | "name.address_changed" | "record.payment_changed" | "record.text_changed" | "record.chain_address_changed" | "primary.changed" | "subname.created" | "subname.removed" | "namespace.policy_changed" | "namespace.transferred" | "market.listed" | "market.sold" | "claim.announced" | "claim.objected" | "claim.awarded" | "billing.paid" | "billing.lapsed")[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            types: string[];
+                            secret: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `invalid_webhook_url`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "invalid_webhook_url" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed`, `webhook_limit_reached` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed" | "webhook_limit_reached";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Owner: delete a webhook endpoint and its delivery log */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            id: string;
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `webhook_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "webhook_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: a new signing secret; the old one signs too for 24 hours */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            secret: string;
+                            /** Format: date-time */
+                            previousSecretExpiresAt: string;
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `webhook_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "webhook_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Owner: an endpoint's deliveries and their attempts, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    before?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhook: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                enabled: boolean;
+                                disabledAt: string | null;
+                                disabledReason: string | null;
+                                failingSince: string | null;
+                                previousSecretExpiresAt: string | null;
+                            };
+                            deliveries: {
+                                id: string;
+                                position: number;
+                                type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                reason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                finishedAt: string | null;
+                                nextAttemptAt: string | null;
+                                attempts: {
+                                    /** Format: date-time */
+                                    attemptedAt: string;
+                                    statusCode: number | null;
+                                    durationMs: number;
+                                    error: string | null;
+                                    responseExcerpt: string | null;
+                                    nextAttemptAt: string | null;
+                                }[];
+                            }[];
+                            next: number | null;
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `namespace_not_found`, `webhook_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "namespace_not_found" | "webhook_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `chain_unavailable`, `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "chain_unavailable" | "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Owner: queue a delivery again now (re-enables a disabled endpoint) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            delivery: {
+                                id: string;
+                                position: number;
+                                type: string;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                reason: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                finishedAt: string | null;
+                                nextAttemptAt: string | null;
+                            };
+                            webhook: {
+                                id: string;
+                                url: string;
+                                types: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                enabled: boolean;
+                                disabledAt: string | null;
+                                disabledReason: string | null;
+                                failingSince: string | null;
+                                previousSecretExpiresAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_name" | "invalid_request" | "wallet_session_required";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unauthorized` */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unauthorized";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_namespace_owner` */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_namespace_owner";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `delivery_not_found`, `namespace_not_found`, `webhook_not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "delivery_not_found" | "namespace_not_found" | "webhook_not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `contract_owner_requires_adapter`, `namespace_changed` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "contract_owner_requires_adapter" | "namespace_changed";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8683,7 +9750,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            error: "bad_address" | "billing_disabled" | "chain_disabled" | "chain_unavailable" | "claim_fee_changed" | "claim_fee_quote_required" | "claim_fee_unavailable" | "claim_not_open" | "contract_holder_requires_adapter" | "contract_owner_requires_adapter" | "database_unavailable" | "insufficient_balance" | "intent_conflict" | "intent_required" | "internal_error" | "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_node" | "invalid_request" | "listing_exists" | "listing_not_active" | "market_disabled" | "method_not_allowed" | "multichain_unsupported" | "name_expired" | "name_not_found" | "name_not_issued" | "name_taken" | "namespace_changed" | "namespace_not_found" | "no_credit" | "no_name" | "no_payment_address" | "no_resolver" | "no_transfer_proposal" | "node_lookup_failed" | "not_claimant" | "not_found" | "not_namespace_owner" | "parent_inactive" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported" | "transaction_not_allowed" | "unauthorized" | "unsupported_media_type" | "unsupported_network" | "wallet_session_required";
+            error: "bad_address" | "billing_disabled" | "chain_disabled" | "chain_unavailable" | "claim_fee_changed" | "claim_fee_quote_required" | "claim_fee_unavailable" | "claim_not_open" | "contract_holder_requires_adapter" | "contract_owner_requires_adapter" | "database_unavailable" | "delivery_not_found" | "insufficient_balance" | "intent_conflict" | "intent_required" | "internal_error" | "invalid_account" | "invalid_chain_address" | "invalid_name" | "invalid_node" | "invalid_request" | "invalid_webhook_url" | "listing_exists" | "listing_not_active" | "market_disabled" | "method_not_allowed" | "multichain_unsupported" | "name_expired" | "name_not_found" | "name_not_issued" | "name_taken" | "namespace_changed" | "namespace_not_found" | "no_credit" | "no_name" | "no_payment_address" | "no_resolver" | "no_transfer_proposal" | "node_lookup_failed" | "not_claimant" | "not_found" | "not_namespace_owner" | "parent_inactive" | "payload_too_large" | "rate_limited" | "request_header_fields_too_large" | "request_timeout" | "subname_creation_disabled" | "subname_generation_mismatch" | "subnames_suspended" | "subnames_unsupported" | "transaction_not_allowed" | "unauthorized" | "unsupported_media_type" | "unsupported_network" | "wallet_session_required" | "webhook_limit_reached" | "webhook_not_found";
             detail?: string;
         } & {
             [key: string]: unknown;

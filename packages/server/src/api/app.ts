@@ -7,6 +7,7 @@ import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { type Resolver, systemResolver } from "../webhooks/target-policy.ts";
 import { installNoStore, NO_STORE_HEADERS } from "./cache.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import {
@@ -61,6 +62,7 @@ import { ledgerRoutes } from "./routes/status/ledger.ts";
 import { statusRoutes } from "./routes/status/status.ts";
 import { streamRoutes } from "./routes/stream/stream.ts";
 import { subnameRoutes } from "./routes/subnames/subnames.ts";
+import { webhookRoutes } from "./routes/webhooks/webhooks.ts";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -106,6 +108,8 @@ export interface AppDeps {
    * plugins/demo-wallet.ts). Undefined (serve, start, tests of them): no such route, no such option on the page.
    */
   readonly demoWallet?: DemoWallet;
+  /** How webhook target host names are resolved at registration; default the system's resolver (tests: their own). */
+  readonly webhookResolver?: Resolver;
 }
 
 /** A hop count is what Fastify does at run time for a number, which its types do not admit. */
@@ -226,6 +230,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(consoleAnnounceRoutes, { ...context, config });
       await scope.register(consoleListingRoutes, { ...context, config });
       await scope.register(consoleBillingRoutes, { ...context, config });
+      await scope.register(webhookRoutes, {
+        ...context,
+        config,
+        resolve: deps.webhookResolver ?? systemResolver,
+      });
       await scope.register(consoleWithdrawRoutes, { ...context, config });
       await scope.register(sellerConsoleRoutes, { ...context, config });
     });

@@ -3,7 +3,7 @@
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
 /** The `namereg` command a configuration is loaded for; it decides which variables are required. */
-export type Role = "dev" | "start" | "serve" | "index" | "migrate";
+export type Role = "dev" | "start" | "serve" | "index" | "migrate" | "deliver";
 
 export type ContractName = "registry" | "allocator" | "lookup" | "primary";
 
@@ -108,6 +108,25 @@ export interface Config {
     /** First ledger the billing watcher pages from on its first run; null: the chain head at that moment. */
     readonly startLedger: number | null;
     /** Pause between billing watcher passes. */
+    readonly pollMs: number;
+  };
+  /** Hosted webhooks (docs/webhooks.md): who may be a target, the caps, and the deliverer's schedule. */
+  readonly webhooks: {
+    /** Plain http:// targets accepted (development); otherwise https:// only. */
+    readonly allowHttp: boolean;
+    /** Loopback, private, link-local and metadata addresses accepted as targets (development). */
+    readonly allowPrivateTargets: boolean;
+    /** Endpoints one namespace may register. */
+    readonly maxEndpoints: number;
+    /** Delivery attempts per minute for all of one namespace's endpoints together. */
+    readonly ratePerMinute: number;
+    /** Waits before each retry, in ms: the n-th retry waits `retryScheduleMs[n-1]`; after the last, given up. */
+    readonly retryScheduleMs: readonly number[];
+    /** An endpoint whose deliveries have failed for this long without a success is disabled. */
+    readonly disableAfterMs: number;
+    /** One attempt (connect, send, answer) ends after this. */
+    readonly timeoutMs: number;
+    /** Pause between the deliverer's passes when nothing woke it. */
     readonly pollMs: number;
   };
   readonly session: {

@@ -71,6 +71,55 @@ const secretSeed = () =>
     .trim()
     .refine((s) => StrKey.isValidEd25519SecretSeed(s), { error: "must be a secret key (an S… strkey)" });
 
+/** One duration, `<n>ms|s|m|h|d`: 500ms, 5s, 5m, 2h, 5d. */
+const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration in milliseconds from `<n>ms|s|m|h|d`; null when it is not one. */
+export function durationMs(raw: string): number | null {
+  const match = DURATION.exec(raw.trim());
+  if (match === null) return null;
+  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
+}
+
+const duration = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .transform((raw, ctx) => {
+      const ms = durationMs(raw);
+      if (ms === null || ms < min || ms > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a duration such as 30s, 5m, 2h or 5d (${min} ms to ${max / 86_400_000} days)`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+/** A comma-separated list of durations (a retry schedule): `5s,5m,30m,2h`. */
+const durationList = (maxItems: number) =>
+  z
+    .string()
+    .trim()
+    .transform((raw, ctx) => {
+      const items = raw.split(",").map((item) => durationMs(item));
+      if (items.length > maxItems || items.some((ms) => ms === null || ms < 1 || ms > 7 * 86_400_000)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be 1 to ${maxItems} comma-separated durations such as 5s,5m,30m,2h (each at most 7d)`,
+        });
+        return z.NEVER;
+      }
+      return items as number[];
+    });
+
+/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 27.6 hours from the first attempt to giving up. */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
+
 const LEDGER_MAX = 2 ** 32 - 1;
 const ledger = () => integer(1, LEDGER_MAX);
 
@@ -205,6 +254,14 @@ const envShape = {
   BILLING_PRICE_XLM: variable(xlmAmount().default("10")),
   BILLING_START_LEDGER: variable(ledger().optional()),
   BILLING_POLL_MS: variable(integer(10, 600_000).default(5000)),
+  WEBHOOK_ALLOW_HTTP: variable(boolean().default(false)),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: variable(boolean().default(false)),
+  WEBHOOK_MAX_ENDPOINTS: variable(integer(1, 1000).default(10)),
+  WEBHOOK_RATE_PER_MINUTE: variable(integer(1, 1_000_000).default(600)),
+  WEBHOOK_RETRY_SCHEDULE: variable(durationList(20).default([...DEFAULT_RETRY_SCHEDULE_MS])),
+  WEBHOOK_DISABLE_AFTER: variable(duration(1000, 365 * 86_400_000).default(5 * 86_400_000)),
+  WEBHOOK_TIMEOUT_MS: variable(integer(100, 60_000).default(15_000)),
+  WEBHOOK_POLL_MS: variable(integer(10, 600_000).default(500)),
   SESSION_SECRET: variable(
     z.string().min(32, { error: "must be at least 32 characters (use a random string)" }).optional(),
   ),

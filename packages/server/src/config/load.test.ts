@@ -412,3 +412,39 @@ describe("loadConfigOrExit", () => {
     expect(loadConfigOrExit({ PORT: "81" }, {}, io).port).toBe(81);
   });
 });
+
+describe("webhook settings", () => {
+  it("defaults to https public targets, 10 endpoints, 600 attempts a minute and the documented schedule", () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowHttp: false,
+      allowPrivateTargets: false,
+      maxEndpoints: 10,
+      ratePerMinute: 600,
+      retryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      disableAfterMs: 5 * 86_400_000,
+      timeoutMs: 15_000,
+      pollMs: 500,
+    });
+  });
+
+  it("reads durations with their units and refuses what is not one", () => {
+    const config = loadConfig({
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "1",
+      WEBHOOK_RETRY_SCHEDULE: "50ms, 1s,2m",
+      WEBHOOK_DISABLE_AFTER: "3h",
+      WEBHOOK_MAX_ENDPOINTS: "3",
+    });
+    expect(config.webhooks).toMatchObject({
+      allowHttp: true,
+      allowPrivateTargets: true,
+      retryScheduleMs: [50, 1000, 120_000],
+      disableAfterMs: 3 * 3_600_000,
+      maxEndpoints: 3,
+    });
+    expect(problemsOf({ WEBHOOK_RETRY_SCHEDULE: "5s,soon", WEBHOOK_DISABLE_AFTER: "5 days" })).toEqual({
+      WEBHOOK_RETRY_SCHEDULE: expect.stringMatching(/^must be 1 to 20 comma-separated durations/),
+      WEBHOOK_DISABLE_AFTER: expect.stringMatching(/^must be a duration such as 30s/),
+    });
+  });
+});

@@ -47,6 +47,8 @@ const REQUIRED_BY_ROLE: Readonly<Record<Role, readonly string[]>> = {
   dev: [],
   serve: [],
   migrate: [],
+  // The webhook deliverer reads the database and talks to receivers, never to the chain.
+  deliver: [],
   start: ["RPC_URL"],
   index: ["RPC_URL"],
 };
@@ -134,7 +136,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     sessionSecret = randomBytes(32).toString("base64url");
     // Only where sessions are served: the indexer and the operator tools never sign one, and the warning in
     // front of a tool's own output read as a problem with the tool.
-    if (role !== "index" && role !== "migrate")
+    if (role !== "index" && role !== "migrate" && role !== "deliver")
       warnings.push(
         "SESSION_SECRET is unset: wallet sessions are signed with a secret made up for this process, so they end " +
           "when it stops and are not accepted by other replicas. Set SESSION_SECRET outside development.",
@@ -209,6 +211,16 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       pricePerPeriod: xlmToStroops(env.BILLING_PRICE_XLM),
       startLedger: env.BILLING_START_LEDGER ?? null,
       pollMs: env.BILLING_POLL_MS,
+    },
+    webhooks: {
+      allowHttp: env.WEBHOOK_ALLOW_HTTP,
+      allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      maxEndpoints: env.WEBHOOK_MAX_ENDPOINTS,
+      ratePerMinute: env.WEBHOOK_RATE_PER_MINUTE,
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE,
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      pollMs: env.WEBHOOK_POLL_MS,
     },
     session: { secret: sessionSecret, generated },
     homeDomain: env.HOME_DOMAIN,

@@ -10,3 +10,4 @@ export * from "./tables/market.ts";
 export * from "./tables/names.ts";
 export * from "./tables/outbox.ts";
 export * from "./tables/records.ts";
+export * from "./tables/webhooks.ts";

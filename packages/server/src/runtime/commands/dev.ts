@@ -49,6 +49,9 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     RPC_URL: devnet.rpcUrl,
     NETWORK_PASSPHRASE: devnet.networkPassphrase,
     LOG_LEVEL: env.LOG_LEVEL ?? "warn",
+    // A developer's receiver is on this machine, over plain http (docs/webhooks.md); an explicit false stays.
+    WEBHOOK_ALLOW_HTTP: env.WEBHOOK_ALLOW_HTTP ?? "true",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? "true",
     ...contractEnv(devnet),
     ...features.env,
   };

@@ -3,6 +3,7 @@ import type { Env, Role } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
 import { type ApiExtras, openRuntime, startApi } from "./runtime.ts";
 import { untilSignal } from "./until-signal.ts";
@@ -48,12 +49,19 @@ export async function startCommand(
     logger: rt.logger,
     signal,
   });
+  const webhooks = runDelivererProcess({
+    config: rt.config,
+    database: rt.database,
+    logger: rt.logger,
+    signal,
+  });
   // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
   await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");
   await indexing;
   await escrow;
   await billing;
+  await webhooks;
   await app.close();
   await rt.database.close();
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { BillingComponent, billingComponent } from "../../../billing/status.ts";
 import { type IndexerSnapshot, isFresh } from "../../../db/coverage.ts";
 import { EscrowComponent, escrowComponent } from "../../../escrow/status.ts";
+import { DelivererComponent, delivererComponent } from "../../../webhooks/status.ts";
 import { noStore } from "../../cache.ts";
 import { type LiveHead, observedHeadLedger, observeLiveHead, readSnapshotOrNull } from "../../chain-head.ts";
 import type { RouteDeps } from "../../route-deps.ts";
@@ -49,6 +50,7 @@ const StatusResponse = z.object({
       ReadReplicaComponent,
       BillingComponent,
       EscrowComponent,
+      DelivererComponent,
     ]),
   ),
 });
@@ -70,7 +72,7 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     noStore(reply);
     // Every part is bounded, so a frozen database makes the answer say so within ~2 s instead of hanging it.
     const at = now();
-    const [healthy, live, snapshot, replica, billing, escrow] = await Promise.all([
+    const [healthy, live, snapshot, replica, billing, escrow, deliverer] = await Promise.all([
       within(db.healthy(), false),
       observeLiveHead(chain, now, request.log),
       within(readSnapshotOrNull(db.replica, request.log), null),
@@ -84,6 +86,8 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
         ? within(billingComponent(db.replica, at), UNKNOWN_BILLING)
         : Promise.resolve(null),
       config.market.enabled ? within(escrowComponent(db.replica, at), UNKNOWN_ESCROW) : Promise.resolve(null),
+      // Unreadable: whether any endpoint exists is unknown too, and the Database component already says why.
+      within(delivererComponent(db.replica, at), null),
     ]);
     const status: z.infer<typeof StatusResponse> = {
       ledger: observedHeadLedger(live, snapshot),
@@ -100,6 +104,8 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     if (replica !== null) status.components.push(replica);
     if (billing !== null) status.components.push(billing);
     if (escrow !== null) status.components.push(escrow);
+    // Last, and only while any webhook endpoint is registered.
+    if (deliverer !== null) status.components.push(deliverer);
     return status;
   });
 };
