@@ -153,16 +153,8 @@ function ReviewView(props: {
               </p>
             )),
           ],
-          ...(r.kind === "payment"
+          ...(r.payment === null
             ? ([
-                [
-                  "Pays to",
-                  <>
-                    {r.contractWords} (<Mono>{r.contractId}</Mono>)
-                  </>,
-                ],
-              ] as const)
-            : ([
                 [
                   "Contract",
                   <>
@@ -170,6 +162,16 @@ function ReviewView(props: {
                   </>,
                 ],
                 ["Function", <Mono key="f">{r.fn}</Mono>],
+              ] as const)
+            : ([
+                [
+                  "Pays to",
+                  <>
+                    {r.payment.destinationWords} (<Mono>{r.payment.destination}</Mono>)
+                  </>,
+                ],
+                ["Amount", r.payment.amount],
+                ["Memo", <Mono key="m">{r.payment.memo}</Mono>],
               ] as const)),
           ["Network", r.network],
           ["Signed by", <AccountLink address={r.source} key="s" />],

@@ -17,7 +17,6 @@ export type SubmitTo =
   | { readonly route: "console"; readonly namespace: string };
 
 export interface PreparedAction {
-  readonly kind?: "call";
   /** The prepare answer's unsigned envelope and the network it names. */
   readonly xdr: string;
   readonly network: string;
@@ -32,22 +31,20 @@ export interface PreparedAction {
 }
 
 /**
- * A classic payment (the buyer's escrow deposit): no contract call, so it is held by @namereg/client's
- * verifyPreparedPayment to exactly what the person reviewed before preparing (the intent's `pay`), never to what
- * the prepare answer says.
+ * A prepared XLM payment (a billing period, a listing's bond): held by verifyPreparedPayment to exactly this
+ * destination, amount and hash memo, and reviewed in those words rather than as a contract call.
  */
 export interface PreparedPayment {
   readonly kind: "payment";
   readonly xdr: string;
   readonly network: string;
-  /** The destination, amount and hash memo as reviewed (the intent's `pay`). */
-  readonly to: string;
-  readonly amountXlm: string;
-  readonly memoHash: string;
-  /** Who the destination is, in words ("the marketplace escrow"). */
-  readonly toWords: string;
-  /** Why the payment is made, one sentence a line. */
-  readonly lines: readonly string[];
+  /** Whom it pays, in words ("the billing account of this service"), and what for. */
+  readonly destinationWords: string;
+  readonly expected: { readonly destination: string; readonly amountXlm: string; readonly memoHash: string };
+  /** What the memo is, in words ("the node of namespace acme"). */
+  readonly memoWords: string;
+  /** More to say about the payment, one sentence a line (what happens to the money next). */
+  readonly lines?: readonly string[];
   readonly submit: SubmitTo;
 }
 

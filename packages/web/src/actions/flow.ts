@@ -14,8 +14,6 @@ import { feeInXlm, networkInWords, validUntil } from "./words.ts";
 
 /** What the person reviews before signing, every part read from the verified envelope. */
 export interface Review {
-  /** A contract call, or a classic payment (then `contractWords`/`contractId` are the destination, `fn` "payment"). */
-  readonly kind: "call" | "payment";
   readonly title: string;
   /** The call's arguments in words. */
   readonly lines: readonly string[];
@@ -30,6 +28,13 @@ export interface Review {
   /** A public explorer's address for a transaction hash on this network, if it has one (not a local network). */
   readonly explorer: string | null;
   readonly prepared: PreparedAction | PreparedPayment;
+  /** A payment's destination, amount and memo, read from the verified envelope (null for a contract call). */
+  readonly payment: {
+    readonly destination: string;
+    readonly destinationWords: string;
+    readonly amount: string;
+    readonly memo: string;
+  } | null;
 }
 
 export type Outcome =
@@ -48,7 +53,7 @@ const PAUSE_MS = 2000;
 
 export async function review(action: Action, wallet: ConnectedWallet, session: Session): Promise<Review> {
   const prepared = await action.prepare(wallet, session);
-  if (prepared.kind === "payment") return reviewPayment(action, prepared, wallet);
+  if ("kind" in prepared) return paymentReview(action, prepared, wallet);
   const { transaction, feeStroops } = verifyPrepared(prepared, {
     networkPassphrase: wallet.networkPassphrase,
     source: wallet.account,
@@ -58,7 +63,6 @@ export async function review(action: Action, wallet: ConnectedWallet, session: S
   });
   const call = callOf(transaction);
   return {
-    kind: "call",
     title: action.title,
     lines: prepared.describe(call.args),
     contractWords: prepared.contractWords,
@@ -71,24 +75,32 @@ export async function review(action: Action, wallet: ConnectedWallet, session: S
     source: transaction.source,
     explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
     prepared,
+    payment: null,
   };
 }
 
-/** A payment, checked against what the person reviewed (destination, amount, memo) before it is shown. */
-function reviewPayment(action: Action, prepared: PreparedPayment, wallet: ConnectedWallet): Review {
+/** A payment's review: verifyPreparedPayment holds it to the expected destination, amount and memo first. */
+function paymentReview(action: Action, prepared: PreparedPayment, wallet: ConnectedWallet): Review {
   const { transaction, feeStroops } = verifyPreparedPayment(prepared, {
     networkPassphrase: wallet.networkPassphrase,
     source: wallet.account,
-    destination: prepared.to,
-    amountXlm: prepared.amountXlm,
-    memoHash: prepared.memoHash,
+    ...prepared.expected,
   });
+  const [op] = transaction.operations;
+  if (op?.type !== "payment") throw new Error("the verified transaction holds no payment");
+  // "20.0000000" as a person writes it: "20".
+  const xlm = `${op.amount.replace(/\.?0+$/, "")} XLM`;
+  const memo = transaction.memo.value;
+  // The page has no Node Buffer: hex by hand from the memo's bytes.
+  const memoHex =
+    memo instanceof Uint8Array
+      ? Array.from(memo, (byte) => byte.toString(16).padStart(2, "0")).join("")
+      : String(memo);
   return {
-    kind: "payment",
     title: action.title,
-    lines: prepared.lines,
-    contractWords: prepared.toWords,
-    contractId: prepared.to,
+    lines: [`Pay ${xlm} to ${prepared.destinationWords}.`, ...(prepared.lines ?? [])],
+    contractWords: "",
+    contractId: "",
     fn: "payment",
     network: networkInWords(wallet.networkPassphrase),
     fee: feeInXlm(feeStroops),
@@ -96,6 +108,12 @@ function reviewPayment(action: Action, prepared: PreparedPayment, wallet: Connec
     source: transaction.source,
     explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
     prepared,
+    payment: {
+      destination: op.destination,
+      destinationWords: prepared.destinationWords,
+      amount: xlm,
+      memo: `${memoHex} (${prepared.memoWords})`,
+    },
   };
 }
 

@@ -29,13 +29,11 @@ export function payDeposit(listingId: string, namespace: string, pay: ReviewedPa
         kind: "payment",
         xdr: prepared.xdr,
         network: prepared.network,
-        to: pay.to,
-        amountXlm: pay.amountXlm,
-        memoHash: pay.memoHash,
-        toWords: "the marketplace escrow",
+        destinationWords: `the marketplace escrow, as the deposit for ${namespace}`,
+        expected: { destination: pay.to, amountXlm: pay.amountXlm, memoHash: pay.memoHash },
+        memoWords: "your intent's memo, which ties the payment to your intent",
         lines: [
-          `Pay ${pay.amountXlm} XLM into the marketplace escrow for ${namespace}.`,
-          `The hash memo ${pay.memoHash} ties the payment to your intent; the escrow holds it until you accept ${namespace}, and refunds it if the sale does not happen.`,
+          `The escrow holds it until you accept ${namespace}, and refunds it if the sale does not happen.`,
         ],
         submit: { route: "holder" },
       };

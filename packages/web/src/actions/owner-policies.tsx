@@ -11,6 +11,7 @@ import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
+import { OwnerBilling } from "./owner-billing.tsx";
 import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
 
 async function policies(namespace: string) {
@@ -135,6 +136,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
           onClose={() => setRun(null)}
         />
       )}
+      <OwnerBilling namespace={namespace} />
     </section>
   );
 }

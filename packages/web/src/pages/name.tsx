@@ -5,6 +5,7 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { HolderAddresses } from "../actions/holder-addresses.tsx";
+import { HolderRecords } from "../actions/holder-records.tsx";
 import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
@@ -58,7 +59,9 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   const record = useLoad(`n:${key}`, () =>
     unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
   );
-  const records = useLoad(`r:${key}`, () =>
+  // Read again after the holder changes a record (HolderRecords).
+  const [recordsRead, setRecordsRead] = useState(0);
+  const records = useLoad(`r:${key}:${recordsRead}`, () =>
     unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } })),
   );
   const history = useLoad(`h:${key}`, () =>
@@ -142,6 +145,14 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               />
             )}
           />
+          {record.state === "ok" ? (
+            <HolderRecords
+              name={props.name}
+              holder={record.value.holder}
+              records={records.state === "ok" ? records.value : null}
+              onChanged={() => setRecordsRead((n) => n + 1)}
+            />
+          ) : null}
         </>
       ) : null}
       <h2>History</h2>

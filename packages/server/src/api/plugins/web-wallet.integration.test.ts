@@ -31,6 +31,8 @@ const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
  * the page states as a fact and Chromium logs as a failed load.
  */
 const MARKET_OFF = ["/v1/market/listings"];
+/** Nor billing: the owner console's billing read is refused (409 billing_disabled), which it says in words. */
+const CONSOLE_OFF = [...MARKET_OFF, "/console/billing"];
 /** `namereg serve` on an empty in-memory database listens within seconds; ×4 for a loaded, slower machine. */
 const SERVE_BOUND_MS = 60_000;
 
@@ -366,6 +368,63 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await check("after removing a network address");
   });
 
+  it("as alice sets a text record on alice.acme and removes it again", async () => {
+    const acme = chain.devnet.demo?.namespaces.acme;
+    const fromChain = () =>
+      wallet.read(alice, acme?.resolver ?? "", ResolverFns.text, {
+        node: nameNode("alice", "acme"),
+        key: "twitter",
+      });
+    // The records route reads each value live, for the keys the mirror has seen: index what the chain did first.
+    const fromApi = async () => {
+      while (await chain.indexer.runOnce()) {}
+      const answer = await app.inject({ url: "/v1/records/acme/alice" });
+      expect(answer.statusCode).toBe(200);
+      return (answer.json() as { text: Record<string, string> }).text;
+    };
+    await page.goto(`${base}/name/alice.acme`);
+    await signInAs("alice");
+    const records = page.getByRole("region", { name: "Manage records" });
+    await records.waitFor();
+    await records.getByLabel("Key", { exact: true }).fill("twitter");
+    await records.getByLabel("Value", { exact: true }).fill("@alice");
+    await records.getByRole("button", { name: "Set text record" }).click();
+    const review = page.getByRole("region", { name: "Review: Set text record twitter of alice.acme" });
+    await review.waitFor();
+    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    expect(await term("What it does")).toBe("Set text record “twitter” of alice.acme to “@alice”.");
+    expect(await term("Contract")).toBe(`the resolver of namespace acme (${acme?.resolver})`);
+    expect(await term("Function")).toBe("set_text");
+    expect(await term("Signed by")).toBe(alice);
+    await check("review of a text record");
+    await review.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Set text record twitter of alice.acme." })
+      .waitFor();
+    expect(await fromChain()).toBe("@alice");
+    expect((await fromApi()).twitter).toBe("@alice");
+
+    // Read again (the session stays): the record is listed beside the form, with its remove button.
+    await page.reload();
+    await records.getByText("twitter: @alice").waitFor();
+    await records.getByRole("button", { name: "Remove text record twitter" }).click();
+    const removal = page.getByRole("region", { name: "Review: Remove text record twitter of alice.acme" });
+    await removal.waitFor();
+    expect(await removal.locator("dt", { hasText: "What it does" }).locator("+ dd").innerText()).toBe(
+      "Remove text record “twitter” of alice.acme.",
+    );
+    await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Done: Remove text record twitter of alice.acme." })
+      .waitFor();
+    expect(await fromChain()).toBeNull();
+    expect((await fromApi()).twitter).toBeUndefined();
+    await check("after removing a text record");
+    await signOut();
+  });
+
   it("as acme, the namespace's owner, changes the subname policy and the networks through the console, and back", async () => {
     const acme = chain.devnet.demo?.namespaces.acme;
     const apiPolicy = async () =>
@@ -377,6 +436,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await signInAs("acme");
     const console_ = page.getByRole("region", { name: "Owner console" });
     await console_.waitFor();
+    // This service bills no one: the console's billing part says so, and offers no payment.
+    const billing = console_.getByRole("region", { name: "Billing" });
+    await billing.getByText("Billing is off on this service.").waitFor();
+    expect(await billing.getByRole("button", { name: "Pay billing" }).count()).toBe(0);
 
     const changePolicy = async (to: string, words: string) => {
       await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();
@@ -414,7 +477,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       expect(await review.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
         "set_chain_policy",
       );
-      await check("review of a chain policy", MARKET_OFF);
+      await check("review of a chain policy", CONSOLE_OFF);
       await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
       await page.getByRole("status").filter({ hasText: "Done: Set the networks of acme." }).waitFor();
       await page.getByRole("button", { name: "Close" }).click();
@@ -432,7 +495,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     ]);
     expect(await apiNetworks()).toEqual(["ethereum", "bitcoin"]);
     expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin"]);
-    await check("owner console", MARKET_OFF);
+    await check("owner console", CONSOLE_OFF);
   });
 
   it("`namereg serve` has no Demo wallet: 404 at its address, and the page neither offers nor asks for it", async () => {
