@@ -101,12 +101,16 @@ function Register(props: {
     >
       <h2 id="register-title">Register an endpoint</h2>
       <p>
-        <label for="webhook-url">Endpoint URL</label>
+        <label for="webhook-url">Endpoint URL</label>{" "}
+        <span class="hint" id="webhook-url-hint">
+          Your receiver's address, over https (http only where the service allows it), reachable from the
+          internet.
+        </span>
         <input
           id="webhook-url"
           type="url"
           required
-          placeholder="https://example.com/hooks/namereg"
+          aria-describedby="webhook-url-hint"
           value={url}
           onInput={(e) => setUrl(e.currentTarget.value)}
         />
@@ -211,11 +215,11 @@ function Deliveries(props: {
                   ))}
                 </ol>
               ),
-              d.state === "delivered" || d.state === "pending" ? null : (
-                <button type="button" onClick={() => void retry(d.id)}>
-                  Retry delivery {d.position}
-                </button>
-              ),
+              // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next
+              // attempt, a delivered one the receiver lost; on a disabled endpoint this enables it again.
+              <button type="button" key="retry" onClick={() => void retry(d.id)}>
+                {d.state === "delivered" ? "Send again" : "Retry now"}: {d.type} at {d.position}
+              </button>,
             ])}
           />
         )}
