@@ -3,20 +3,24 @@
 // allows them). acme's owner opens the webhooks page from the namespace page, is refused a URL with the reason in
 // words, registers an endpoint at a local http receiver, sees its secret once (and never again, on the page or
 // through the API), rotates it, opens its (empty) delivery log and deletes it. axe-core finds no serious or critical
-// violation at 390 and 1280 px, and no page logs an error. The deliverer is not run here: a delivery needs a new
-// change indexed after the endpoint exists (webhooks/deliverer.integration.test.ts covers delivery and retry).
+// violation at 390 and 1280 px, and no page logs an error. A renewal on the chain, indexed, is delivered to the
+// receiver by the deliverer (run here pass by pass) and shows in the page's log, where it is sent again.
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { demoKeypair } from "@namereg/devnet";
+import { demoKeypair, settlingWallet } from "@namereg/devnet";
+import { RegistrarFns } from "@namereg/protocol";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../test/fixtures/config.ts";
-import { type IndexedDemoChain, indexDemo } from "../../../test/fixtures/demo.ts";
+import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
+import { waitForProgress } from "../../../test/fixtures/progress.ts";
 import { ChainClient } from "../../chain/chain-client.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
 import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
+import { WebhookDeliverer } from "../../webhooks/deliverer.ts";
+import { takeDelivererEpoch } from "../../webhooks/store.ts";
 import { type App, buildApp } from "../app.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -44,6 +48,8 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
   let receiver: Server;
   let target: string;
   const consoleErrors: string[] = [];
+  /** The bodies the local receiver was sent. */
+  const received: string[] = [];
   const owner = demoKeypair("acme").publicKey();
 
   beforeAll(async () => {
@@ -72,7 +78,14 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    receiver = createServer((_request, response) => response.end("ok"));
+    receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (c: Buffer) => chunks.push(c));
+      request.on("end", () => {
+        received.push(Buffer.concat(chunks).toString());
+        response.end("ok");
+      });
+    });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -160,7 +173,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     await check("a refused URL", [MARKET_OFF, "/console/webhooks"]);
 
     await page.getByLabel("Endpoint URL").fill(target);
-    await page.getByRole("checkbox", { name: "subname.created" }).check();
+    await page.getByRole("checkbox", { name: "name.renewed" }).check();
     await page.getByRole("button", { name: "Register endpoint" }).click();
     const note = page.getByRole("status").filter({ hasText: "Store it now" });
     await note.waitFor();
@@ -173,14 +186,14 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     const endpoint = page.locator("li", { has: page.getByRole("heading", { name: target }) });
     await endpoint.waitFor();
     expect(await endpoint.innerText()).toContain("Enabled.");
-    expect(await endpoint.innerText()).toContain("Types: name.issued, subname.created.");
+    expect(await endpoint.innerText()).toContain("Types: name.issued, name.renewed.");
     await check("registered", [MARKET_OFF, "/console/webhooks"]);
 
     // The API lists it, without the secret.
     const listed = await tokenAndList();
     expect(listed.webhooks).toHaveLength(1);
     const [made] = listed.webhooks;
-    expect(made).toMatchObject({ url: target, types: ["name.issued", "subname.created"], enabled: true });
+    expect(made).toMatchObject({ url: target, types: ["name.issued", "name.renewed"], enabled: true });
     expect(JSON.stringify(listed)).not.toContain(secret);
 
     // Once stored, the secret is gone from the page.
@@ -204,7 +217,49 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     expect(
       await endpoint.getByRole("button", { name: "Hide deliveries" }).getAttribute("aria-expanded"),
     ).toBe("true");
+
+    // A renewal in acme, indexed and delivered: the page's log shows the attempt, and sends it again on request.
+    const { devnet, indexer } = chain;
+    const registrar = devnet.demo?.namespaces.acme.registrar ?? "";
+    const later = BigInt(Math.floor(Date.now() / 1000) + 3 * 365 * 86_400);
+    await settlingWallet(devnet).invoke(demoKeypair("acme"), registrar, RegistrarFns.renew, {
+      label: "bob",
+      expiresAt: later,
+    });
+    await runUntilIdle(indexer);
+    const db = chain.database.db;
+    const settings = testConfig({
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    }).webhooks;
+    const deliverer = new WebhookDeliverer({ db, settings, epoch: await takeDelivererEpoch(db, new Date()) });
+    const deliver = (count: number) =>
+      waitForProgress(
+        async () => {
+          await deliverer.pass({ fanOut: true });
+          await deliverer.settle();
+          return received.length >= count;
+        },
+        `${count} deliveries received`,
+        { measure: () => received.length },
+      );
+    await deliver(1);
+    expect(JSON.parse(received[0] ?? "{}")).toMatchObject({
+      type: "name.renewed",
+      data: { namespace: "acme" },
+    });
+    await endpoint.getByRole("button", { name: "Refresh deliveries" }).click();
+    const log = endpoint.locator("table", { has: page.locator("caption", { hasText: "Deliveries to" }) });
+    const row = log.locator("tbody tr").first();
+    await row.getByText("delivered").waitFor();
+    expect(await row.locator("td").first().innerText()).toMatch(/^name\.renewed at position \d+$/);
+    expect(await row.locator("td").nth(2).innerText()).toMatch(/HTTP 200 in \d+ ms “ok”/);
     await check("delivery log", [MARKET_OFF, "/console/webhooks"]);
+    await row.getByRole("button", { name: /^Send again: name\.renewed at \d+$/ }).click();
+    await deliver(2);
+    expect(received[1]).toBe(received[0]);
+    await endpoint.getByRole("button", { name: "Refresh deliveries" }).click();
+    await log.locator("tbody tr").first().locator("li").nth(1).waitFor();
 
     // Delete asks first; keeping it keeps it, and the keyboard confirms.
     await endpoint.getByRole("button", { name: "Delete" }).click();
