@@ -4,7 +4,9 @@
 // event's receipt, split at the indexer's commit (its NOTIFY on namereg_changes, heard by a raw listener here):
 // the indexer's share and the stream's share. The raw NOTIFY is the baseline: the earliest any push could come.
 // Everything runs in this one process (devnet, indexer, app, client) on whatever the machine has.
-//   npx node bench/stream/run.ts [--changes=300] [--db=pglite|postgres] [--poll=1000]
+// The indexer runs as `namereg` runs it: a 1 s idle pass and the head poll (INDEXER_HEAD_POLL_MS, default 200 ms;
+// --head-poll=0 measures without it).
+//   npx node bench/stream/run.ts [--changes=300] [--db=pglite|postgres] [--poll=1000] [--head-poll=200]
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { demoKeypair, settlingWallet } from "@namereg/devnet";
@@ -17,11 +19,13 @@ const { values } = parseArgs({
     changes: { type: "string", default: "300" },
     db: { type: "string", default: "pglite" },
     poll: { type: "string", default: "1000" },
+    "head-poll": { type: "string", default: "200" },
   },
 });
 const changes = Number(values.changes);
 const kind = values.db === "postgres" ? "postgres" : "pglite";
 const pollMs = Number(values.poll);
+const headPollMs = Number(values["head-poll"]);
 
 const demo = await indexDemo(kind);
 const app = await buildApp({
@@ -31,7 +35,7 @@ const app = await buildApp({
 });
 const base = await app.listen({ port: 0, host: "127.0.0.1" });
 // An indexer at the production poll takes over from the one that indexed the demo (it reads its state back).
-const indexer = indexerFor(demo.devnet, demo.database.db, { pollMs });
+const indexer = indexerFor(demo.devnet, demo.database.db, { pollMs, headPollMs });
 await indexer.init();
 const stop = new AbortController();
 const running = indexer.run(stop.signal);
@@ -83,7 +87,7 @@ try {
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `changes           ${events.length}/${changes} received in ${seconds.toFixed(1)} s on ${kind}, indexer poll ${pollMs} ms, load ${load.toFixed(1)}`,
+    `changes           ${events.length}/${changes} received in ${seconds.toFixed(1)} s on ${kind}, indexer poll ${pollMs} ms (head poll ${headPollMs} ms), load ${load.toFixed(1)}`,
   );
   console.log(`success→receipt   ${summary(total)}`);
   console.log(`  success→commit  ${summary(indexerShare)}   (the indexer: poll, fetch, batch transaction)`);

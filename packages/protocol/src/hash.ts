@@ -1,5 +1,6 @@
 // Name hashing of docs/contracts.md "Names and nodes": labelhash = sha256(utf8(label)); node(namespace) = sha256(zero32 ‖ labelhash);
 // each further level hashes the parent node with the child's labelhash. Nodes are shown as 64 lower-case hex.
+import { toHex as bytesToHex, fromHex as hexToBytes } from "@exodus/bytes/hex.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { isValidLabel, type ParsedName, parseName } from "./labels.ts";
 
@@ -11,12 +12,12 @@ function assertLabel(label: string): void {
 }
 
 export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  return bytesToHex(bytes);
 }
 
 export function fromHex(hex: string): Uint8Array {
   if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new RangeError("expected lower-case hex");
-  return new Uint8Array(Buffer.from(hex, "hex"));
+  return hexToBytes(hex);
 }
 
 export function labelhash(label: string): Uint8Array {

@@ -4,9 +4,16 @@
 // the SDK's ScVal instances for those kinds (the `type` name and the fields the codecs read), so the codecs in
 // scval.ts decode them unchanged. Any other kind falls back to the SDK for the whole value. Hand-written because
 // no library parses XDR without building its full object model; pinned to the SDK by scval-reader.test.ts.
+import { fromBase64 } from "@exodus/bytes/base64.js";
 import { xdr } from "@stellar/stellar-sdk";
 
 class Unsupported extends Error {}
+
+// Node's Buffer decodes base64 about five times faster than @exodus/bytes (which validates strictly), and this is
+// the indexer's hot path; browsers have no Buffer (the client's browser bundle runs this too) and use the library.
+const NodeBuffer = (globalThis as { Buffer?: { from(text: string, encoding: "base64"): Uint8Array } }).Buffer;
+const decodeBase64: (b64: string) => Uint8Array =
+  NodeBuffer === undefined ? (b64) => fromBase64(b64) : (b64) => NodeBuffer.from(b64, "base64");
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -21,10 +28,13 @@ function text(bytes: Uint8Array) {
 
 class Reader {
   private pos = 0;
-  private readonly buf: Buffer;
+  private readonly buf: Uint8Array;
+  // DataView rather than Node's Buffer readers: the same speed in V8, and browsers have it (the client runs there).
+  private readonly view: DataView;
 
-  constructor(buf: Buffer) {
+  constructor(buf: Uint8Array) {
     this.buf = buf;
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   }
 
   get done(): boolean {
@@ -32,25 +42,25 @@ class Reader {
   }
 
   u32(): number {
-    const v = this.buf.readUInt32BE(this.pos);
+    const v = this.view.getUint32(this.pos);
     this.pos += 4;
     return v;
   }
 
   i32(): number {
-    const v = this.buf.readInt32BE(this.pos);
+    const v = this.view.getInt32(this.pos);
     this.pos += 4;
     return v;
   }
 
   u64(): bigint {
-    const v = this.buf.readBigUInt64BE(this.pos);
+    const v = this.view.getBigUint64(this.pos);
     this.pos += 8;
     return v;
   }
 
   i64(): bigint {
-    const v = this.buf.readBigInt64BE(this.pos);
+    const v = this.view.getBigInt64(this.pos);
     this.pos += 8;
     return v;
   }
@@ -146,7 +156,7 @@ class Reader {
  * instance (no toXdr): use it to decode, not to re-encode. Throws on malformed XDR, as the SDK does.
  */
 export function readScVal(b64: string): xdr.ScVal {
-  const reader = new Reader(Buffer.from(b64, "base64"));
+  const reader = new Reader(decodeBase64(b64));
   try {
     const value = reader.scVal();
     if (!reader.done) throw new RangeError("trailing bytes after the ScVal");

@@ -2,6 +2,7 @@
 // the contracts fix exact layouts (u64 vs i128, Bytes vs String, maps with symbol keys), so every layout is
 // written down once here as a codec that encodes exactly and rejects anything else with a typed error.
 import { Address, StrKey, xdr } from "@stellar/stellar-sdk";
+import { fromHex, toHex } from "./hash.ts";
 import { isValidLabel } from "./labels.ts";
 import { readScVal } from "./scval-reader.ts";
 
@@ -151,23 +152,24 @@ export const hash32: Codec<string> = {
   encode(v) {
     if (v.length !== 64 || !HEX_RE.test(v))
       throw new RangeError(`expected 64 lower-case hex characters: ${v}`);
-    return xdr.ScVal.scvBytes(Buffer.from(v, "hex"));
+    return xdr.ScVal.scvBytes(fromHex(v));
   },
   decode(v, path = "") {
     const raw = expect(v, "scvBytes", path, "Bytes(32)").bytes.value;
     if (raw.length !== 32) throw new ScValDecodeError(path, `expected 32 bytes, got ${raw.length}`);
-    return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("hex");
+    return toHex(raw);
   },
 };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Encoder = new TextEncoder();
 
 /** A label carried as Bytes (utf-8): the chain stores only valid lower-case labels. */
 export const label: Codec<string> = {
   describe: "Bytes(label)",
   encode(v) {
     if (!isValidLabel(v)) throw new RangeError(`invalid label: ${JSON.stringify(v)}`);
-    return xdr.ScVal.scvBytes(Buffer.from(v, "utf8"));
+    return xdr.ScVal.scvBytes(utf8Encoder.encode(v));
   },
   decode(v, path = "") {
     const raw = expect(v, "scvBytes", path, "Bytes(label)").bytes.value;
@@ -189,7 +191,7 @@ export const label: Codec<string> = {
 export const storedLabel: Codec<string | null> = {
   describe: "Bytes(label or empty)",
   encode(v) {
-    return v === null ? xdr.ScVal.scvBytes(Buffer.alloc(0)) : label.encode(v);
+    return v === null ? xdr.ScVal.scvBytes(new Uint8Array(0)) : label.encode(v);
   },
   decode(v, path = "") {
     const raw = expect(v, "scvBytes", path, "Bytes(label or empty)").bytes.value;
@@ -219,13 +221,10 @@ const STRKEY_CACHE_MAX = 100_000;
 const strkeyCache = new Map<string, string>();
 
 function cachedStrKey(prefix: "G" | "C", raw: Uint8Array): string {
-  const cacheKey = prefix + Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString("latin1");
+  const cacheKey = prefix + toHex(raw);
   let out = strkeyCache.get(cacheKey);
   if (out === undefined) {
-    out =
-      prefix === "G"
-        ? StrKey.encodeEd25519PublicKey(Buffer.from(raw))
-        : StrKey.encodeContract(Buffer.from(raw));
+    out = prefix === "G" ? StrKey.encodeEd25519PublicKey(raw.slice()) : StrKey.encodeContract(raw.slice());
     if (strkeyCache.size >= STRKEY_CACHE_MAX) strkeyCache.clear();
     strkeyCache.set(cacheKey, out);
   }

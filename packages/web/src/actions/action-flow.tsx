@@ -153,13 +153,24 @@ function ReviewView(props: {
               </p>
             )),
           ],
-          [
-            "Contract",
-            <>
-              {r.contractWords} (<Mono>{r.contractId}</Mono>)
-            </>,
-          ],
-          ["Function", <Mono key="f">{r.fn}</Mono>],
+          ...(r.kind === "payment"
+            ? ([
+                [
+                  "Pays to",
+                  <>
+                    {r.contractWords} (<Mono>{r.contractId}</Mono>)
+                  </>,
+                ],
+              ] as const)
+            : ([
+                [
+                  "Contract",
+                  <>
+                    {r.contractWords} (<Mono>{r.contractId}</Mono>)
+                  </>,
+                ],
+                ["Function", <Mono key="f">{r.fn}</Mono>],
+              ] as const)),
           ["Network", r.network],
           ["Signed by", <AccountLink address={r.source} key="s" />],
           ["Fee (at most)", r.fee],

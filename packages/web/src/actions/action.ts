@@ -17,6 +17,7 @@ export type SubmitTo =
   | { readonly route: "console"; readonly namespace: string };
 
 export interface PreparedAction {
+  readonly kind?: "call";
   /** The prepare answer's unsigned envelope and the network it names. */
   readonly xdr: string;
   readonly network: string;
@@ -30,11 +31,31 @@ export interface PreparedAction {
   readonly submit: SubmitTo;
 }
 
+/**
+ * A classic payment (the buyer's escrow deposit): no contract call, so it is held by @namereg/client's
+ * verifyPreparedPayment to exactly what the person reviewed before preparing (the intent's `pay`), never to what
+ * the prepare answer says.
+ */
+export interface PreparedPayment {
+  readonly kind: "payment";
+  readonly xdr: string;
+  readonly network: string;
+  /** The destination, amount and hash memo as reviewed (the intent's `pay`). */
+  readonly to: string;
+  readonly amountXlm: string;
+  readonly memoHash: string;
+  /** Who the destination is, in words ("the marketplace escrow"). */
+  readonly toWords: string;
+  /** Why the payment is made, one sentence a line. */
+  readonly lines: readonly string[];
+  readonly submit: SubmitTo;
+}
+
 export interface Action {
   /** What the person asked for, in words: the review's heading ("Create subname pay.alice.acme"). */
   readonly title: string;
   /** Asks the service to build the transaction for the wallet's account (a prepare route through the client). */
-  prepare(wallet: ConnectedWallet, session: Session): Promise<PreparedAction>;
+  prepare(wallet: ConnectedWallet, session: Session): Promise<PreparedAction | PreparedPayment>;
   /** A page of this app that shows the result, offered after success. */
   readonly result?: { readonly href: string; readonly label: string };
 }

@@ -1,7 +1,6 @@
 // A name's address on another network (docs/api.md "Subnames, network addresses and holder transactions"): set or
 // remove it through POST /records/prepare, signed by the name's holder, submitted to POST /records/submit. Loaded
 // when the action runs (see action.ts).
-import "../buffer-global.ts";
 import { holderCall } from "@namereg/client";
 import { ResolverFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";

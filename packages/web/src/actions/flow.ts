@@ -4,17 +4,18 @@
 // an upper time bound), then reads the call back out of the verified envelope for the words; `signAndSubmit` has
 // the wallet sign that very envelope, submits it and follows a 202 by submitting the same signed envelope again
 // (docs/api.md "Prepare and submit": idempotent, never a second transaction) until the network decides.
-import "../buffer-global.ts";
-import { verifyPrepared } from "@namereg/client";
+import { verifyPrepared, verifyPreparedPayment } from "@namereg/client";
 import { Address, type Transaction } from "@stellar/stellar-sdk";
 import { api, unwrap } from "../api.ts";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
-import type { Action, PreparedAction, SubmitTo } from "./action.ts";
+import type { Action, PreparedAction, PreparedPayment, SubmitTo } from "./action.ts";
 import { feeInXlm, networkInWords, validUntil } from "./words.ts";
 
 /** What the person reviews before signing, every part read from the verified envelope. */
 export interface Review {
+  /** A contract call, or a classic payment (then `contractWords`/`contractId` are the destination, `fn` "payment"). */
+  readonly kind: "call" | "payment";
   readonly title: string;
   /** The call's arguments in words. */
   readonly lines: readonly string[];
@@ -28,7 +29,7 @@ export interface Review {
   readonly source: string;
   /** A public explorer's address for a transaction hash on this network, if it has one (not a local network). */
   readonly explorer: string | null;
-  readonly prepared: PreparedAction;
+  readonly prepared: PreparedAction | PreparedPayment;
 }
 
 export type Outcome =
@@ -47,6 +48,7 @@ const PAUSE_MS = 2000;
 
 export async function review(action: Action, wallet: ConnectedWallet, session: Session): Promise<Review> {
   const prepared = await action.prepare(wallet, session);
+  if (prepared.kind === "payment") return reviewPayment(action, prepared, wallet);
   const { transaction, feeStroops } = verifyPrepared(prepared, {
     networkPassphrase: wallet.networkPassphrase,
     source: wallet.account,
@@ -56,6 +58,7 @@ export async function review(action: Action, wallet: ConnectedWallet, session: S
   });
   const call = callOf(transaction);
   return {
+    kind: "call",
     title: action.title,
     lines: prepared.describe(call.args),
     contractWords: prepared.contractWords,
@@ -64,6 +67,31 @@ export async function review(action: Action, wallet: ConnectedWallet, session: S
     network: networkInWords(wallet.networkPassphrase),
     fee: feeInXlm(feeStroops),
     // verifyPrepared refused an envelope without an upper time bound.
+    validUntil: validUntil(transaction.timeBounds?.maxTime ?? "0"),
+    source: transaction.source,
+    explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
+    prepared,
+  };
+}
+
+/** A payment, checked against what the person reviewed (destination, amount, memo) before it is shown. */
+function reviewPayment(action: Action, prepared: PreparedPayment, wallet: ConnectedWallet): Review {
+  const { transaction, feeStroops } = verifyPreparedPayment(prepared, {
+    networkPassphrase: wallet.networkPassphrase,
+    source: wallet.account,
+    destination: prepared.to,
+    amountXlm: prepared.amountXlm,
+    memoHash: prepared.memoHash,
+  });
+  return {
+    kind: "payment",
+    title: action.title,
+    lines: prepared.lines,
+    contractWords: prepared.toWords,
+    contractId: prepared.to,
+    fn: "payment",
+    network: networkInWords(wallet.networkPassphrase),
+    fee: feeInXlm(feeStroops),
     validUntil: validUntil(transaction.timeBounds?.maxTime ?? "0"),
     source: transaction.source,
     explorer: EXPLORERS[wallet.networkPassphrase] ?? null,

@@ -2,7 +2,6 @@
 // registrar and the network allowlist on the resolver, prepared through the console with the session and
 // X-Service-Namespace, signed by the owner, submitted to POST /console/tx/submit. Loaded when the action runs (see
 // action.ts).
-import "../buffer-global.ts";
 import { consoleCall } from "@namereg/client";
 import { RegistrarFns, ResolverFns, subnamePolicyToHttp } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";

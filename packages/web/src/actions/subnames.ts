@@ -2,7 +2,6 @@
 // remove `child.label.namespace` through POST /subnames/prepare, signed by the parent's holder, submitted to POST
 // /records/submit. The generations the contract checks (docs/contracts.md "Registrar") are read live from the
 // subname route just before preparing. Loaded when the action runs (see action.ts).
-import "../buffer-global.ts";
 import { holderCall, splitName } from "@namereg/client";
 import { RegistrarFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";

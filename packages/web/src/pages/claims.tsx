@@ -2,6 +2,7 @@
 // its objections, as a card per claim (readable at phone width without a table), and a quote of the claim fee.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { ClaimantPanel } from "../actions/claimant-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { fromBaseUnits, objectionWindow } from "../format.ts";
 import { AccountLink, Defs, NameLink, NamespaceLink, OutsideLink, Page, Section, useLoad } from "../ui.tsx";
@@ -92,7 +93,9 @@ function Group(props: { id: string; title: string; claims: readonly Claim[]; emp
 }
 
 export function ClaimsPage(): JSX.Element {
-  const queue = useLoad("allocations", loadQueue);
+  // Read again after the claimant withdraws a claim (ClaimantPanel).
+  const [read, setRead] = useState(0);
+  const queue = useLoad(`allocations:${read}`, loadQueue);
   // `/claims#claim-1` (a claim's link elsewhere in the app): once the queue is shown, go to that claim.
   useEffect(() => {
     if (queue.state !== "ok" || !location.hash.startsWith("#claim-")) return;
@@ -122,6 +125,11 @@ export function ClaimsPage(): JSX.Element {
             />
           </>
         )}
+      />
+      {/* Outside the queue's section: reading the queue again must not unmount a running action. */}
+      <ClaimantPanel
+        open={queue.state === "ok" ? [...queue.value.pending, ...queue.value.objected] : []}
+        onChanged={() => setRead((n) => n + 1)}
       />
       <Quote />
     </Page>

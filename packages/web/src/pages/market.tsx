@@ -1,5 +1,7 @@
 // The marketplace: the listings, and per namespace its listing and past sales.
 import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { BuyerPanel } from "../actions/buyer-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
 import { AccountLink, Defs, ErrorNote, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
@@ -38,11 +40,21 @@ export function MarketPage(): JSX.Element {
 }
 
 export function ListingPage({ namespace }: { readonly namespace: string }): JSX.Element {
-  const listings = useLoad("listings", loadListings);
-  const info = useLoad(`ns:${namespace}`, () =>
+  // Read again after the buyer's deposit or acceptance (BuyerPanel): the owner and the sales change.
+  const [read, setRead] = useState(0);
+  const listings = useLoad(`listings:${read}`, loadListings);
+  const info = useLoad(`ns:${namespace}:${read}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
   );
-  const sales = useLoad(`sales:${namespace}`, async () => {
+  // The listing as first seen: the buyer's panel stays while the page reads again, and after the sale (when the
+  // listing has left the list) to show the acceptance's result.
+  const [seen, setSeen] = useState<{ readonly namespace: string; readonly id: string } | null>(null);
+  useEffect(() => {
+    const l =
+      listings.state === "ok" ? listings.value.listings.find((x) => x.namespace === namespace) : undefined;
+    if (l !== undefined && seen?.namespace !== namespace) setSeen({ namespace, id: l.id });
+  }, [listings.state, namespace]);
+  const sales = useLoad(`sales:${namespace}:${read}`, async () => {
     const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
     return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
   });
@@ -85,6 +97,14 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           );
         }}
       />
+      {seen?.namespace !== namespace ? null : (
+        <BuyerPanel
+          key={seen.id}
+          listingId={seen.id}
+          namespace={namespace}
+          onChanged={() => setRead((n) => n + 1)}
+        />
+      )}
       <h2>Owner</h2>
       <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
       <h2>Sales</h2>

@@ -1,0 +1,97 @@
+// The claims page's controls for the signed-in claimant (docs/claims.md): withdraw an own open claim (pending or
+// objected) and recover the claim-fee credit waiting for the account (GET /v1/claim-fee/credit/{address}), each
+// through the action flow (review in words, sign in the wallet, follow to the result).
+//
+// Use: `<ClaimantPanel open={[...pending, ...objected]} onChanged={reload} />` on the claims page.
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../api.ts";
+import { fromBaseUnits } from "../format.ts";
+import { Section, useLoad } from "../ui.tsx";
+import { useSession } from "../wallet/session.ts";
+import type { LoadAction } from "./action.ts";
+import { ActionFlow } from "./action-flow.tsx";
+
+export function ClaimantPanel(props: {
+  readonly open: readonly {
+    readonly id: string;
+    readonly namespace: string;
+    readonly claimantAccount: string;
+  }[];
+  readonly onChanged: () => void;
+}): JSX.Element {
+  const session = useSession();
+  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
+  const [read, setRead] = useState(0);
+  const account = session?.account ?? "";
+  const credit = useLoad(`credit:${account}:${read}`, () =>
+    account === ""
+      ? Promise.resolve(null)
+      : unwrap(api.GET("/v1/claim-fee/credit/{address}", { params: { path: { address: account } } })),
+  );
+  if (session === null)
+    return (
+      <p class="hint">
+        Sign in with your wallet to withdraw your own claims and recover your claim-fee credit.
+      </p>
+    );
+  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
+  const mine = props.open.filter((c) => c.claimantAccount === session.account);
+  const busy = run !== null;
+  const changed = () => {
+    setRead((n) => n + 1);
+    props.onChanged();
+  };
+  return (
+    <section class="manage" aria-labelledby="claimant-title">
+      <h2 id="claimant-title">Your claims</h2>
+      {mine.length === 0 ? (
+        <p>You have no open claim.</p>
+      ) : (
+        <ul class="plain-list" aria-label="Withdraw a claim">
+          {mine.map((c) => (
+            <li key={c.id} class="row">
+              <span>
+                Claim {c.id} on {c.namespace}
+              </span>
+              <button
+                type="button"
+                class="secondary"
+                disabled={busy}
+                onClick={() =>
+                  start(() => import("./claims.ts").then((m) => m.withdrawClaim(c.id, c.namespace)))
+                }
+              >
+                Withdraw claim {c.id}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Section
+        loaded={credit}
+        render={(c) =>
+          c === null ? null : (
+            <p class="row">
+              <span>Claim-fee credit waiting for you: {fromBaseUnits(c.amount, 7)} XLM.</span>
+              {c.amount === "0" ? null : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    start(() => import("./claims.ts").then((m) => m.recoverCredit(session.account)))
+                  }
+                >
+                  Recover the credit
+                </button>
+              )}
+            </p>
+          )
+        }
+      />
+      {run === null ? null : (
+        <ActionFlow key={run.n} load={run.load} onDone={changed} onClose={() => setRun(null)} />
+      )}
+    </section>
+  );
+}
