@@ -48,6 +48,11 @@ const SENTENCES: Readonly<Record<string, string>> = {
   invalid_chain_address: "That is not a valid address on that network.",
   unsupported_network: "That network is not supported.",
   contract_holder_requires_adapter: "This name is held by a contract, which cannot sign here.",
+  // Hosted webhooks (pages/webhooks.tsx); the detail says why a URL was refused.
+  invalid_webhook_url: "The service does not send to that URL; the details below say why.",
+  webhook_not_found: "That endpoint no longer exists: it was deleted.",
+  delivery_not_found: "That delivery no longer exists.",
+  webhook_limit_reached: "This namespace has as many endpoints as the service allows: delete one first.",
   transaction_not_allowed: "The service does not relay that kind of transaction.",
 };
 

@@ -11,6 +11,7 @@ import { NamePage } from "./pages/name.tsx";
 import { NamespacePage } from "./pages/namespace.tsx";
 import { StatusPage } from "./pages/status.tsx";
 import { TransactionPage } from "./pages/transaction.tsx";
+import { WebhooksPage } from "./pages/webhooks.tsx";
 import { href, parseRoute, type Route } from "./routes.ts";
 import { Page } from "./ui.tsx";
 import { SessionControls } from "./wallet/sign-in.tsx";
@@ -27,6 +28,8 @@ function View({ route }: { readonly route: Route }): JSX.Element {
       return <NamePage name={route.name} key={route.name} />;
     case "namespace":
       return <NamespacePage namespace={route.namespace} key={route.namespace} />;
+    case "webhooks":
+      return <WebhooksPage namespace={route.namespace} key={route.namespace} />;
     case "account":
       return <AccountPage address={route.address} key={route.address} />;
     case "claims":

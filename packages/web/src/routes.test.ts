@@ -8,6 +8,8 @@ describe("parseRoute", () => {
     expect(parseRoute("/name/Alice.ACME")).toEqual({ page: "name", name: "alice.acme" });
     expect(parseRoute("/name/pay.alice.acme")).toEqual({ page: "name", name: "pay.alice.acme" });
     expect(parseRoute("/namespace/acme")).toEqual({ page: "namespace", namespace: "acme" });
+    expect(parseRoute("/namespace/ACME/webhooks")).toEqual({ page: "webhooks", namespace: "acme" });
+    expect(parseRoute("/namespace/acme/other")).toEqual({ page: "missing", path: "/namespace/acme/other" });
     expect(parseRoute("/account/gabc")).toEqual({ page: "account", address: "GABC" });
     expect(parseRoute("/claims")).toEqual({ page: "claims" });
     expect(parseRoute("/market")).toEqual({ page: "market" });
@@ -23,6 +25,7 @@ describe("parseRoute", () => {
     expect(parseRoute(href.name("alice.acme"))).toEqual({ page: "name", name: "alice.acme" });
     expect(parseRoute(href.listing("forsale"))).toEqual({ page: "listing", namespace: "forsale" });
     expect(parseRoute(href.tx("0f".repeat(32)))).toEqual({ page: "tx", hash: "0f".repeat(32) });
+    expect(parseRoute(href.webhooks("acme"))).toEqual({ page: "webhooks", namespace: "acme" });
     expect(href.claim("12")).toBe("/claims#claim-12");
   });
 });

@@ -5,6 +5,7 @@ export type Route =
   | { readonly page: "status" }
   | { readonly page: "name"; readonly name: string }
   | { readonly page: "namespace"; readonly namespace: string }
+  | { readonly page: "webhooks"; readonly namespace: string }
   | { readonly page: "account"; readonly address: string }
   | { readonly page: "claims" }
   | { readonly page: "market" }
@@ -18,6 +19,8 @@ export const href = {
   status: () => "/",
   name: (name: string) => `/name/${encodeURIComponent(name)}`,
   namespace: (namespace: string) => `/namespace/${encodeURIComponent(namespace)}`,
+  /** A namespace owner's hosted webhooks (under /namespace/, so the server already answers it with the app). */
+  webhooks: (namespace: string) => `/namespace/${encodeURIComponent(namespace)}/webhooks`,
   account: (address: string) => `/account/${encodeURIComponent(address)}`,
   claims: () => "/claims",
   market: () => "/market",
@@ -37,6 +40,8 @@ export function parseRoute(pathname: string, hash = ""): Route {
     .map(decodeURIComponent);
   const [first, second, ...rest] = parts;
   if (first === undefined) return { page: "status" };
+  if (first === "namespace" && second !== undefined && rest.length === 1 && rest[0] === "webhooks")
+    return { page: "webhooks", namespace: second.trim().toLowerCase() };
   if (rest.length === 0) {
     if (first === "claims" && second === undefined) return { page: "claims" };
     if (first === "market" && second === undefined) return { page: "market" };

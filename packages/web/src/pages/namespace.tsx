@@ -21,6 +21,7 @@ import {
   useLoad,
 } from "../ui.tsx";
 import { claimState, subnamePolicy } from "../words.ts";
+import { WebhooksLink } from "./webhooks.tsx";
 
 const loadNames = (namespace: string, cursor: string | undefined) =>
   unwrap(
@@ -106,6 +107,7 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
         }}
       />
       {missing ? null : <OwnerPolicies namespace={namespace} />}
+      {missing ? null : <WebhooksLink namespace={namespace} />}
     </Page>
   );
 }

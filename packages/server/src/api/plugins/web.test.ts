@@ -52,6 +52,7 @@ describe("the web app", () => {
       "/name/alice.acme",
       "/name/pay.alice.acme",
       "/namespace/acme",
+      "/namespace/acme/webhooks",
       "/claims",
       "/market",
       "/market/acme",

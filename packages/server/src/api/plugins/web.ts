@@ -23,6 +23,7 @@ export const WEB_ROOT = fileURLToPath(new URL("../../../../web/dist/", import.me
 export const WEB_ROUTES = [
   "/name/:name",
   "/namespace/:namespace",
+  "/namespace/:namespace/webhooks",
   "/account/:address",
   "/claims",
   "/market",
