@@ -271,7 +271,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     await endpoint.getByRole("button", { name: "Delete" }).click();
     const yes = endpoint.getByRole("button", { name: `Yes, delete ${target}` });
     await yes.waitFor();
-    expect(await focused()).toBe(`Yes, delete ${target}`);
+    await expect.poll(focused).toBe(`Yes, delete ${target}`);
     await page.keyboard.press("Enter");
     await page
       .getByRole("status")
