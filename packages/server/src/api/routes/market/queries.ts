@@ -2,7 +2,13 @@
 // buyer-prepare.ts, seller-console.ts);
 // which listings are open to buyers is one condition of its own (open-listings.ts).
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
-import { marketIntents, marketListings, marketPayments, marketSales } from "../../../db/tables.ts";
+import {
+  marketIntents,
+  marketListings,
+  marketPayments,
+  marketPayouts,
+  marketSales,
+} from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 import { openListing } from "./open-listings.ts";
 
@@ -170,4 +176,28 @@ export async function currentIntentsOf(
     );
   const held = new Set(funded.map((f) => f.intentId));
   return intents.map((intent) => ({ ...intent, funded: held.has(intent.id) }));
+}
+
+/** A namespace's settled listings (`sold` or `closed`), most recently closed first. */
+export function settledListingsOf(db: Db, namespace: string, limit: number): Promise<Listing[]> {
+  return db
+    .select()
+    .from(marketListings)
+    .where(and(eq(marketListings.namespace, namespace), inArray(marketListings.state, ["sold", "closed"])))
+    .orderBy(desc(marketListings.closedAt), desc(marketListings.id))
+    .limit(limit);
+}
+
+/** What the escrow owes or paid out of these bond payments: the bond's return to the seller or its slash. */
+export function bondPayoutsOf(db: Db, bondPayments: readonly string[]) {
+  if (bondPayments.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(marketPayouts)
+    .where(
+      and(
+        inArray(marketPayouts.paymentId, [...bondPayments]),
+        inArray(marketPayouts.purpose, ["bond_return", "slash"]),
+      ),
+    );
 }
