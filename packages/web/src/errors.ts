@@ -31,6 +31,9 @@ const SENTENCES: Readonly<Record<string, string>> = {
   parent_inactive: "The parent name is not active, so its subnames are not either.",
   listing_not_active: "This listing is no longer active.",
   listing_exists: "This namespace is already listed.",
+  intent_required:
+    "That account holds no current intent on this listing: only a buyer with one can be offered it.",
+  no_transfer_proposal: "The registry holds no transfer proposal of this namespace.",
   not_namespace_owner: "Only the namespace's owner can do this.",
   unauthorized: "Sign in with your wallet first.",
   wallet_session_required: "Sign in with your wallet first.",

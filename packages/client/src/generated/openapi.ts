@@ -2157,6 +2157,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             namespace: string;
+                            /** @description What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM). */
+                            terms: {
+                                /** @description The marketplace's fee on a sale, in basis points of the price (floor). */
+                                feeBps: number;
+                                bondBps: number;
+                                bondMinXlm: number;
+                            };
                             listings: {
                                 id: string;
                                 node: string;

@@ -176,6 +176,7 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
     expect((await h.intent(listing.id, buyer.publicKey())).status).toBe(200);
     expect(await get("/console/market/listings", s.headers)).toEqual({
       namespace: s.namespace,
+      terms: { feeBps: TEST_FEE_BPS, bondBps: 1000, bondMinXlm: 10 },
       listings: [
         {
           id: listing.id,

@@ -88,6 +88,13 @@ const BondPayout = z.object({
 
 const SellerListings = z.object({
   namespace: z.string(),
+  terms: z
+    .object({
+      feeBps: z.number().int().describe("The marketplace's fee on a sale, in basis points of the price (floor)."),
+      bondBps: z.number().int(),
+      bondMinXlm: z.number().int(),
+    })
+    .describe("What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM)."),
   listings: z.array(
     z.object({
       id: z.string(),
@@ -186,6 +193,7 @@ export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { confi
       const proposals = await Promise.all(listings.map((l) => liveProposal(l.node)));
       return {
         namespace: owner.namespace,
+        terms: { feeBps: market.feeBps, bondBps: market.bondBps, bondMinXlm: market.bondMinXlm },
         listings: listings.map((l, index) => ({
           id: l.id,
           node: l.node,
