@@ -86,6 +86,7 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
             listing={open}
             busy={run !== null}
             start={start}
+            onReload={again}
             onCancelled={() => {
               setFollowing(true);
               again();
@@ -198,6 +199,7 @@ function OpenListing(props: {
   readonly listing: Open;
   readonly busy: boolean;
   readonly start: (load: LoadAction) => void;
+  readonly onReload: () => void;
   readonly onCancelled: () => void;
 }): JSX.Element {
   const { namespace, listing: l, busy, start } = props;
@@ -271,7 +273,7 @@ function OpenListing(props: {
         </p>
       ) : null}
       {l.state === "pending_bond" ? null : (
-        <Buyers namespace={namespace} listing={l} busy={busy} start={start} />
+        <Buyers namespace={namespace} listing={l} busy={busy} start={start} onReload={props.onReload} />
       )}
       {proposal === null ? null : (
         <p class="row">
@@ -309,6 +311,7 @@ function Buyers(props: {
   readonly listing: Open;
   readonly busy: boolean;
   readonly start: (load: LoadAction) => void;
+  readonly onReload: () => void;
 }): JSX.Element {
   const { namespace, listing: l } = props;
   const open = l.state === "active";
@@ -343,6 +346,11 @@ function Buyers(props: {
           ),
         ])}
       />
+      <p class="row">
+        <button type="button" class="secondary" onClick={props.onReload}>
+          Check for new buyers
+        </button>
+      </p>
     </>
   );
 }
