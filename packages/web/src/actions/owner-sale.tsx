@@ -16,7 +16,7 @@ import { AccountLink, Defs, ErrorNote, ListingLink, Mono, Table, TxLink, useLoad
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
-import { percent, saleFigures, xlmWords } from "./sale-terms.ts";
+import { cancelConsequences, percent, saleFigures, xlmWords } from "./sale-terms.ts";
 
 type Sale = Awaited<ReturnType<typeof readSale>>;
 type Open = Sale["listings"][number];
@@ -369,7 +369,7 @@ function ConfirmCancel(props: {
   return (
     <fieldset>
       <legend>Cancel the listing of {namespace}?</legend>
-      {consequences(l).map((line) => (
+      {cancelConsequences(l).map((line) => (
         <p key={line}>{line}</p>
       ))}
       <p class="row">
@@ -382,34 +382,6 @@ function ConfirmCancel(props: {
       </p>
     </fieldset>
   );
-}
-
-/** The cancel's consequences (docs/market.md "Seller flow", step 4). */
-export function consequences(l: Open): readonly string[] {
-  const bond = xlmWords(l.bond.amountXlm);
-  if (l.state === "pending_bond")
-    return ["The listing closes. The escrow has not seen its bond, so it holds nothing of yours to return."];
-  const funded = l.intents.filter((i) => i.funded);
-  const proposal = l.proposal;
-  const lines = ["The listing closes to new buyers."];
-  if (funded.length === 0) {
-    lines.push(
-      `No buyer's deposit is in the escrow: your bond of ${bond} comes back to you once the escrow settles the cancel.`,
-    );
-    if (proposal !== null)
-      lines.push(
-        `Your proposal to ${proposal.to} stays live on the registry until ${proposal.expiresAt}: cancel the proposal first, or they can take the namespace without paying.`,
-      );
-    return lines;
-  }
-  for (const i of funded) {
-    lines.push(
-      proposal?.to === i.buyer
-        ? `${i.buyer} has paid a deposit and your proposal to them is live: if they accept it, the sale stands and you are paid. If you cancel the proposal or let it lapse, their deposit is refunded and your bond of ${bond} is paid to them.`
-        : `${i.buyer} has paid a deposit: it is refunded to them, and your bond of ${bond} is paid to them.`,
-    );
-  }
-  return lines;
 }
 
 function SettledListings({ settled }: { readonly settled: readonly Settled[] }): JSX.Element {

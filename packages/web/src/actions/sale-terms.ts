@@ -1,6 +1,6 @@
 // What a listing at a given price means for its seller, before it is created (docs/market.md "Seller flow"): the
 // marketplace's fee (floor of price × feeBps / 10000), what the seller receives, and the bond, max(price × bondBps /
-// 10000, bondMinXlm XLM). The same integer arithmetic as the server's (protocol's applyBps), written here in a few
+// 10000, bondMinXlm XLM); and what cancelling an open listing does to the bond and to a buyer's deposit. The same integer arithmetic as the server's (protocol's applyBps), written here in a few
 // lines because the panel that shows it as the owner types loads no SDK (@namereg/protocol brings it).
 import { fromBaseUnits } from "../format.ts";
 
@@ -49,4 +49,41 @@ export const percent = (bps: number): string => `${bps / 100} %`;
 export function xlmWords(amount: string): string {
   const stroops = xlmToStroops(amount);
   return `${stroops === null ? amount : fromBaseUnits(stroops.toString(), 7)} XLM`;
+}
+
+/** An open listing as GET /console/market/listings gives it, as far as its cancel's consequences depend on it. */
+export interface OpenListingFacts {
+  readonly state: "pending_bond" | "active" | "cancelling";
+  readonly bond: { readonly amountXlm: string };
+  readonly intents: readonly { readonly buyer: string; readonly funded: boolean }[];
+  readonly proposal: { readonly to: string; readonly expiresAt: string } | null;
+}
+
+/** What cancelling the listing does, one sentence a line (docs/market.md "Seller flow", step 4). */
+export function cancelConsequences(l: OpenListingFacts): readonly string[] {
+  if (l.state === "pending_bond")
+    return [
+      "The listing closes. The escrow has not seen its bond; a bond payment still on its way is sent back to you.",
+    ];
+  const bond = xlmWords(l.bond.amountXlm);
+  const funded = l.intents.filter((i) => i.funded);
+  const proposal = l.proposal;
+  const lines = ["The listing closes to new buyers."];
+  if (funded.length === 0) {
+    lines.push(
+      `No buyer's deposit is in the escrow: your bond of ${bond} comes back to you once the escrow settles the cancel.`,
+    );
+    if (proposal !== null)
+      lines.push(
+        `Your proposal to ${proposal.to} stays live on the registry until ${proposal.expiresAt}: cancel the proposal first, or they can take the namespace without paying.`,
+      );
+    return lines;
+  }
+  for (const i of funded)
+    lines.push(
+      proposal?.to === i.buyer
+        ? `${i.buyer} has paid a deposit and your proposal to them is live: if they accept it, the sale stands and you are paid. If you cancel the proposal or let it lapse, their deposit is refunded and your bond of ${bond} is paid to them.`
+        : `${i.buyer} has paid a deposit: it is refunded to them, and your bond of ${bond} is paid to them.`,
+    );
+  return lines;
 }
