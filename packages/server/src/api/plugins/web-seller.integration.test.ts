@@ -54,6 +54,8 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
   let loops: Promise<unknown>[] = [];
   const consoleErrors: string[] = [];
   const foreign: string[] = [];
+  /** Requests the service refuses on purpose (Chromium logs each as a failed load). */
+  const refusals = [...REFUSED];
   const plain = demoKeypair("plain").publicKey();
   const bob = demoKeypair("bob").publicKey();
   const escrow = demoKeypair("escrow");
@@ -142,7 +144,7 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     }
     await page.setViewportSize({ width: 390, height: 844 });
     const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && REFUSED.some((url) => e.includes(url))),
+      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
     );
     expect(unexpected, name).toEqual([]);
     expect(foreign, `${name} reached beyond the origin`).toEqual([]);
@@ -330,6 +332,26 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     expect((await seller()).listings[0]?.proposal).toBeNull();
     await row.getByRole("button", { name: `Propose transfer to ${short(bob)}` }).waitFor();
     await page.getByRole("button", { name: "Close" }).click();
+
+    // A proposal withdrawn elsewhere (the owner's other wallet) after the page read it: the page says so in words.
+    const plainKey = demoKeypair("plain");
+    const expires = BigInt(Math.floor(Date.now() / 1000) + 3600);
+    await wallet.invoke(plainKey, registry, RegistryFns.propose_transfer, { node, to: bob, expires });
+    await sale.getByRole("button", { name: "Check for new buyers" }).click();
+    await row.getByText(`proposed, until ${new Date(Number(expires) * 1000).toISOString()}`).waitFor();
+    await wallet.invoke(plainKey, registry, RegistryFns.cancel_transfer, { node });
+    await sale.getByRole("button", { name: "Cancel the proposal" }).click();
+    const refused = page.locator('.action [data-code="no_transfer_proposal"]');
+    await refused.waitFor({ timeout: TX_BOUND_MS });
+    expect(await refused.locator("p").first().innerText()).toBe(
+      "The registry holds no transfer proposal of this namespace.",
+    );
+    expect(await focused()).toContain("The registry holds no transfer proposal of this namespace.");
+    refusals.push("/cancel-proposal/prepare");
+    await check("a proposal withdrawn elsewhere");
+    await page.getByRole("button", { name: "Close" }).click();
+    await sale.getByRole("button", { name: "Check for new buyers" }).click();
+    await row.getByRole("button", { name: `Propose transfer to ${short(bob)}` }).waitFor();
 
     // The cancel: its consequence in words first, the focus on the answer; then the escrow returns the bond.
     await sale.getByRole("button", { name: "Cancel the listing" }).click();
