@@ -272,6 +272,12 @@ function OpenListing(props: {
           </button>
         </p>
       ) : null}
+      {l.state === "pending_bond" ? (
+        <p class="hint">
+          Paid it already? The listing turns active within seconds of the escrow seeing the payment; a second
+          bond payment is sent back.
+        </p>
+      ) : null}
       {l.state === "pending_bond" ? null : (
         <Buyers namespace={namespace} listing={l} busy={busy} start={start} onReload={props.onReload} />
       )}
