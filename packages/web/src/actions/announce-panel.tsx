@@ -109,7 +109,7 @@ function AnnounceForm(props: {
           setAsked((a) => ({ n: (a?.n ?? 0) + 1, input: parsed.value }));
         }}
       >
-        <label for="announce-label">Namespace to claim</label>
+        <label for="announce-label">Namespace</label>
         <input
           id="announce-label"
           autocomplete="off"

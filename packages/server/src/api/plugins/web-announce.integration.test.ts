@@ -167,10 +167,10 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
     await panel.getByText("Name the namespace to claim.").waitFor();
     await panel.getByText("Give at least one basis, such as trademark or prior use.").waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("announce-label");
-    expect(await panel.getByLabel("Namespace to claim").getAttribute("aria-invalid")).toBe("true");
+    expect(await panel.getByLabel("Namespace", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await check("the announce form, refused");
 
-    await panel.getByLabel("Namespace to claim").fill("Freshco");
+    await panel.getByLabel("Namespace", { exact: true }).fill("Freshco");
     await panel.getByLabel("Basis", { exact: true }).fill("trademark, prior use");
     await panel.getByLabel("Evidence (optional)").fill("Trademark registration https://tm.example/123");
     await review.click();
@@ -267,7 +267,7 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
     const panel = page.getByRole("region", { name: "Announce a claim" });
     // The form waits while an announcement's flow is open: close the finished one first.
     await panel.getByRole("button", { name: "Close" }).click();
-    await panel.getByLabel("Namespace to claim").fill("laterco");
+    await panel.getByLabel("Namespace", { exact: true }).fill("laterco");
     await panel.getByLabel("Basis", { exact: true }).fill("brand");
     await panel.getByLabel("Evidence (optional)").fill("");
     await panel.getByRole("button", { name: "Review the fee" }).click();
