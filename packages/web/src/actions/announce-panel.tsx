@@ -154,8 +154,7 @@ function AnnounceForm(props: {
           onInput={(e) => setEvidence(e.currentTarget.value)}
         />
         <p id="announce-evidence-hint" class="hint">
-          One per line: what it is, then its address. “Trademark registration https://tm.example/123” (at most
-          8).
+          One per line: a description, then its web address (http:// or https://). At most 8.
         </p>
         {problem("evidence")}
         <p class="row">
