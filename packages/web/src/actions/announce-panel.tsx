@@ -67,7 +67,7 @@ function AnnounceForm(props: {
   const [asked, setAsked] = useState<{ readonly n: number; readonly input: AnnounceInput } | null>(null);
   const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [follow, setFollow] = useState<{ readonly n: number; readonly label: string } | null>(null);
-  const firstBad = useRef<Record<FormField, HTMLElement | null>>({
+  const fieldRefs = useRef<Record<FormField, HTMLElement | null>>({
     label: null,
     basis: null,
     evidence: null,
@@ -101,11 +101,10 @@ function AnnounceForm(props: {
             const first = (["label", "basis", "evidence"] as const).find(
               (f) => parsed.problems[f] !== undefined,
             );
-            if (first !== undefined) firstBad.current[first]?.focus();
+            if (first !== undefined) fieldRefs.current[first]?.focus();
             return;
           }
           setProblems({});
-          setRun(null);
           setAsked((a) => ({ n: (a?.n ?? 0) + 1, input: parsed.value }));
         }}
       >
@@ -115,7 +114,7 @@ function AnnounceForm(props: {
           autocomplete="off"
           spellcheck={false}
           ref={(el) => {
-            firstBad.current.label = el;
+            fieldRefs.current.label = el;
           }}
           {...field("label")}
           value={label}
@@ -130,7 +129,7 @@ function AnnounceForm(props: {
           id="announce-basis"
           autocomplete="off"
           ref={(el) => {
-            firstBad.current.basis = el;
+            fieldRefs.current.basis = el;
           }}
           {...field("basis")}
           value={basis}
@@ -147,7 +146,7 @@ function AnnounceForm(props: {
           rows={3}
           spellcheck={false}
           ref={(el) => {
-            firstBad.current.evidence = el;
+            fieldRefs.current.evidence = el;
           }}
           {...field("evidence")}
           value={evidence}
@@ -315,7 +314,8 @@ function FollowClaim(props: {
     (async () => {
       for (let read = 0; read < FOLLOW_READS && alive; read++) {
         const queue = await unwrap(api.GET("/v1/allocations")).catch(() => null);
-        const mine = queue?.pending.find(
+        // Pending at first; an objection could already have moved it to the objected group.
+        const mine = [...(queue?.pending ?? []), ...(queue?.objected ?? [])].find(
           (c) => c.namespace === props.label && c.claimantAccount === props.account,
         );
         if (mine !== undefined) {
