@@ -90,11 +90,16 @@ const SellerListings = z.object({
   namespace: z.string(),
   terms: z
     .object({
-      feeBps: z.number().int().describe("The marketplace's fee on a sale, in basis points of the price (floor)."),
+      feeBps: z
+        .number()
+        .int()
+        .describe("The marketplace's fee on a sale, in basis points of the price (floor)."),
       bondBps: z.number().int(),
       bondMinXlm: z.number().int(),
     })
-    .describe("What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM)."),
+    .describe(
+      "What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM).",
+    ),
   listings: z.array(
     z.object({
       id: z.string(),
