@@ -23,6 +23,7 @@ import {
   isFinal,
   isWaiting,
   payoutState,
+  payoutTerm,
   proposalWords,
   settlementWords,
 } from "./buyer-state.ts";
@@ -215,11 +216,11 @@ function Standing(props: { readonly state: BuyerState; readonly namespace: strin
     ["Your deposit", depositWords(deposit)],
   ];
   if (deposit.txHash !== null) items.push(["Your payment", <TxLink hash={deposit.txHash} key="p" />]);
-  for (const p of deposit.payouts)
-    items.push([
-      `Escrow ${p.purpose === "surplus" ? "surplus back" : "payment back"} (${p.amountXlm} XLM, ${payoutState(p.state)})`,
-      p.txHash === null ? "Not sent yet." : <TxLink hash={p.txHash} key={p.purpose} />,
-    ]);
+  for (const p of deposit.payouts) {
+    const heading = payoutTerm(p);
+    if (heading !== null)
+      items.push([heading, p.txHash === null ? "Not sent yet." : <TxLink hash={p.txHash} key={p.purpose} />]);
+  }
   items.push(["Sale", settlementWords(settlement, props.namespace)]);
   if (seller !== null)
     items.push([

@@ -7,6 +7,7 @@ import {
   depositWords,
   isFinal,
   isWaiting,
+  payoutTerm,
   proposalWords,
   settlementWords,
 } from "./buyer-state.ts";
@@ -95,6 +96,17 @@ describe("a buyer's state in words", () => {
     expect(depositWords(state({ deposit: { state: "returned", verdict: "something_new" } }).deposit)).toBe(
       "Sent back to you: the escrow's verdict was something_new.",
     );
+  });
+
+  it("names the payouts of the deposit, leaving the seller's to the sale", () => {
+    const payout = { destination: BUYER, amountXlm: "5.0000000", txHash: null } as const;
+    expect(payoutTerm({ ...payout, purpose: "surplus", state: "paid" })).toBe(
+      "Surplus back to you (5.0000000 XLM, paid)",
+    );
+    expect(payoutTerm({ ...payout, purpose: "bounce", state: "pending" })).toBe(
+      "Sent back to you (5.0000000 XLM, being sent)",
+    );
+    expect(payoutTerm({ ...payout, purpose: "seller", state: "paid" })).toBeNull();
   });
 
   it("says whom the proposal is for, and when it was read from the mirror", () => {

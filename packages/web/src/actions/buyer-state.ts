@@ -31,6 +31,21 @@ const PAYOUT_STATES: Readonly<Record<string, string>> = {
   released: "paid as the marketplace operator directed",
 };
 
+/**
+ * What an escrow payout of the buyer's deposit is, as a heading; null for the seller's payment, which the sale
+ * shows.
+ */
+export function payoutTerm(p: BuyerState["deposit"]["payouts"][number]): string | null {
+  const what: Readonly<Record<string, string>> = {
+    refund: "Refund to you",
+    bounce: "Sent back to you",
+    surplus: "Surplus back to you",
+    slash: "The seller's bond, to you",
+  };
+  if (p.purpose === "seller") return null;
+  return `${what[p.purpose] ?? `Escrow payout (${p.purpose})`} (${p.amountXlm} XLM, ${payoutState(p.state)})`;
+}
+
 /** An escrow payout's state in words. */
 export const payoutState = (state: string): string => PAYOUT_STATES[state] ?? state;
 
