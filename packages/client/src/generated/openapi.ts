@@ -9305,6 +9305,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/market/listings/{id}/buyers/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Buyer: this account's intent, deposit, proposal and settlement on a listing */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            listing: {
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                seller: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                /** @enum {string} */
+                                state: "pending_bond" | "active" | "cancelling" | "sold" | "closed";
+                            };
+                            /** @description The buyer's intent a mint would return (or, expired, rotate); null before the first mint. */
+                            intent: {
+                                id: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                memoHash: string;
+                                expired: boolean;
+                            } | null;
+                            deposit: {
+                                /**
+                                 * @description `none`: no payment on the buyer's memos; `received`: the escrow has it, no verdict yet; `funded`: held for the sale; `paid_out`: the sale settled, paid to the seller; `returned`: sent back (see `verdict` and `payouts`); `parked`: held for the operator.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "received" | "funded" | "paid_out" | "returned" | "parked";
+                                /** @description What the payment carried. */
+                                amountXlm: string | null;
+                                /** @description What the escrow holds (or held) as the deposit. */
+                                heldXlm: string | null;
+                                /** @description The escrow's reason, e.g. `funded`, `no_live_proposal`, `below_price`. */
+                                verdict: string | null;
+                                txHash: string | null;
+                                receivedAt: string | null;
+                                payouts: {
+                                    /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                    purpose: string;
+                                    destination: string;
+                                    amountXlm: string;
+                                    /**
+                                     * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                     * @enum {string}
+                                     */
+                                    state: "pending" | "signed" | "paid" | "parked" | "released";
+                                    /** @description The payout's transaction, once signed. */
+                                    txHash: string | null;
+                                }[];
+                            };
+                            proposal: {
+                                /**
+                                 * @description The seller's live `propose_transfer` of the namespace: to this account, to another, or none.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "to_you" | "to_other";
+                                to: string | null;
+                                expiresAt: string | null;
+                                /**
+                                 * @description `mirror` when the registry could not be read live.
+                                 * @enum {string}
+                                 */
+                                source: "chain" | "mirror";
+                            };
+                            settlement: {
+                                /**
+                                 * @description `accepted`: the namespace is this account's on the indexed registry and the escrow is settling; `sold_to_you`: settled, the seller paid from the deposit; `closed`: no longer for sale.
+                                 * @enum {string}
+                                 */
+                                state: "open" | "accepted" | "sold_to_you" | "sold_to_other" | "closed";
+                                /** @description The namespace's owner on the indexed registry. */
+                                owner: string | null;
+                                sale: {
+                                    buyer: string;
+                                    priceXlm: string;
+                                    feeXlm: string;
+                                    /** Format: date-time */
+                                    settledAt: string;
+                                    sellerPayout: {
+                                        /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                        purpose: string;
+                                        destination: string;
+                                        amountXlm: string;
+                                        /**
+                                         * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                         * @enum {string}
+                                         */
+                                        state: "pending" | "signed" | "paid" | "parked" | "released";
+                                        /** @description The payout's transaction, once signed. */
+                                        txHash: string | null;
+                                    } | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/market/history/{node}": {
         parameters: {
             query?: never;
