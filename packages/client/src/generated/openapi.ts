@@ -168,6 +168,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -256,6 +271,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -339,6 +369,21 @@ export interface paths {
                             names: number;
                             subnames: number;
                             ledger: number | null;
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -4939,7 +4984,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4947,7 +4992,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5084,7 +5129,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5092,7 +5137,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5234,7 +5279,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5242,7 +5287,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5530,7 +5575,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5538,7 +5583,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5666,7 +5711,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name`, `unsupported_network` */
+                /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5674,7 +5719,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name" | "unsupported_network";
+                            error: "invalid_name" | "invalid_request" | "unsupported_network";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6190,7 +6235,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6198,7 +6243,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6429,7 +6474,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6437,7 +6482,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6687,7 +6732,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6695,14 +6740,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6710,7 +6755,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6762,7 +6807,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `chain_unavailable`, `database_unavailable` */
+                /** @description `node_lookup_failed` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_lookup_failed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6770,7 +6830,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "chain_unavailable" | "database_unavailable";
+                            error: "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6817,7 +6877,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address` */
+                /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6825,7 +6885,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address";
+                            error: "bad_address" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -7055,7 +7115,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7063,7 +7123,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8098,6 +8158,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -8212,7 +8287,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8220,7 +8295,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8336,7 +8411,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address`, `invalid_account` */
+                /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8344,7 +8419,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address" | "invalid_account";
+                            error: "bad_address" | "invalid_account" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
