@@ -2,6 +2,7 @@
 // The `namereg` command.
 import { runDevnetCli } from "@namereg/devnet";
 import { BILLING_USAGE, billingCommand } from "./billing/cli.ts";
+import { usageAnswer } from "./cli-usage.ts";
 import { ESCROW_USAGE, escrowCommand } from "./escrow/cli.ts";
 import { BACKFILL_USAGE, backfillCommand } from "./runtime/backfill-cli.ts";
 import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
@@ -9,23 +10,6 @@ import { DEAD_LETTERS_USAGE, deadLettersCommand } from "./runtime/dead-letters-c
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
 import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
 import { WEBHOOKS_USAGE, webhooksCommand } from "./webhooks/cli.ts";
-
-const USAGE = `usage: namereg <command>
-
-  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DEVNET_ADMIN_PORT, DATA_DIR)
-  start     API + indexer against the configured RPC and database
-  serve     API only (several replicas may run against one database)
-  index     indexer only (one active writer per database; others wait as standbys)
-  migrate   apply database migrations and exit
-  backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
-  escrow    marketplace escrow: parked, release, refund, fees, withdraw-fees, reconcile, watch (namereg escrow --help)
-  billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
-  webhooks  hosted webhooks: deliver (the deliverer alone; start and dev run it in process)
-  dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
-  legacy-labels  verify a discovery file of labels for hash-only legacy allocations (namereg legacy-labels check)
-  devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
-
-Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
 
@@ -58,19 +42,14 @@ const USAGES: Record<string, string> = {
 };
 
 async function main(): Promise<void> {
+  const answer = usageAnswer(command, rest, new Set(Object.keys(COMMANDS)), USAGES);
+  if (answer !== null) {
+    (answer.stream === "stdout" ? console.log : console.error)(answer.text);
+    process.exitCode = answer.exitCode;
+    return;
+  }
   const run = COMMANDS[command];
-  // Asked for help, a command prints it and succeeds — and never starts (`serve --help` must not serve).
-  // The devnet parses its own arguments, help included.
-  if (run !== undefined && command !== "devnet" && (rest.includes("--help") || rest.includes("-h"))) {
-    console.log(USAGES[command] ?? USAGE);
-    return;
-  }
-  if (run === undefined) {
-    const known = command === "help" || command === "--help" || command === "-h";
-    (known ? console.log : console.error)(USAGE);
-    if (!known) process.exitCode = 1;
-    return;
-  }
+  if (run === undefined) return;
   if (SERVING.has(command)) tuneGcForServing();
   await run();
 }
