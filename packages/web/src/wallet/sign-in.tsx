@@ -147,7 +147,8 @@ function DemoWalletChoice(props: {
       <fieldset>
         <legend>Demo wallet (namereg dev only)</legend>
         <p class="hint">
-          Signs in the page with the demo keys `namereg dev` prints. Never offered by a real service.
+          Signs in the page with the demo keys <code>namereg dev</code> prints. Never offered by a real
+          service.
         </p>
         {demo === null ? <p class="hint">Loading the demo accounts…</p> : null}
         {demo !== null && "code" in demo ? <ErrorNote error={demo} /> : null}
