@@ -1,5 +1,5 @@
-// What `namereg` prints before running anything: the overview, a command's own usage for `--help`, or why a
-// command is unknown. Kept apart from cli.ts (which runs on import) so the decision can be tested.
+// What `namereg` prints when it is given no command it knows: the overview for help, or which command is unknown.
+// Kept apart from cli.ts (which runs on import) so the answer can be tested.
 
 export const USAGE = `usage: namereg <command>
 
@@ -26,24 +26,11 @@ export interface UsageAnswer {
 }
 
 /**
- * The answer for `namereg <command> <rest…>` when it must not run: asked for help (a command prints its own usage,
- * or the overview, and never starts: `serve --help` must not serve), or a command that does not exist (named, so
- * a typo is not mistaken for a usage problem). Null: run it. The devnet parses its own arguments, help included.
+ * The answer for `namereg <word>` when the word is no command: asked for help, the overview on stdout; anything
+ * else is named as unknown (so a typo is not mistaken for a usage question), with the overview, and fails.
  */
-export function usageAnswer(
-  command: string,
-  rest: readonly string[],
-  known: ReadonlySet<string>,
-  usages: Readonly<Record<string, string>>,
-): UsageAnswer | null {
-  if (command === "help" || command === "--help" || command === "-h") {
+export function notACommand(word: string): UsageAnswer {
+  if (word === "help" || word === "--help" || word === "-h")
     return { text: USAGE, stream: "stdout", exitCode: 0 };
-  }
-  if (!known.has(command)) {
-    return { text: `namereg: unknown command "${command}"\n\n${USAGE}`, stream: "stderr", exitCode: 1 };
-  }
-  if (command !== "devnet" && (rest.includes("--help") || rest.includes("-h"))) {
-    return { text: usages[command] ?? USAGE, stream: "stdout", exitCode: 0 };
-  }
-  return null;
+  return { text: `namereg: unknown command "${word}"\n\n${USAGE}`, stream: "stderr", exitCode: 1 };
 }
