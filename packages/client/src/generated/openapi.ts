@@ -473,6 +473,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
