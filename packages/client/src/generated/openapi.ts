@@ -168,6 +168,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -253,6 +268,21 @@ export interface paths {
                             observedAt: string;
                             /** @enum {string} */
                             source: "rpc" | "indexer";
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -342,6 +372,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -425,6 +470,21 @@ export interface paths {
                             network: string | null;
                             /** @description A public Stellar RPC (answering CORS) to check transactions against before signing; null when none is configured. */
                             publicRpcUrl: string | null;
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -5025,7 +5085,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5033,7 +5093,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5170,7 +5230,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5178,7 +5238,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5320,7 +5380,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5328,7 +5388,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5616,7 +5676,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5624,7 +5684,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5752,7 +5812,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name`, `unsupported_network` */
+                /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5760,7 +5820,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name" | "unsupported_network";
+                            error: "invalid_name" | "invalid_request" | "unsupported_network";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6276,7 +6336,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6284,7 +6344,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6515,7 +6575,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6523,7 +6583,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6773,7 +6833,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6781,14 +6841,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6796,7 +6856,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6848,7 +6908,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `chain_unavailable`, `database_unavailable` */
+                /** @description `node_lookup_failed` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_lookup_failed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6856,7 +6931,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "chain_unavailable" | "database_unavailable";
+                            error: "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6903,7 +6978,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address` */
+                /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6911,7 +6986,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address";
+                            error: "bad_address" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -7141,7 +7216,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7149,7 +7224,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8184,6 +8259,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -8298,7 +8388,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8306,7 +8396,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8422,7 +8512,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address`, `invalid_account` */
+                /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8430,7 +8520,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address" | "invalid_account";
+                            error: "bad_address" | "invalid_account" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
