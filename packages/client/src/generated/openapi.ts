@@ -168,6 +168,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -253,6 +268,21 @@ export interface paths {
                             observedAt: string;
                             /** @enum {string} */
                             source: "rpc" | "indexer";
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -342,6 +372,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -425,6 +470,21 @@ export interface paths {
                             network: string | null;
                             /** @description A public Stellar RPC (answering CORS) to check transactions against before signing; null when none is configured. */
                             publicRpcUrl: string | null;
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -5065,7 +5125,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5073,7 +5133,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5210,7 +5270,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5218,7 +5278,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5360,7 +5420,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5368,7 +5428,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5656,7 +5716,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5664,7 +5724,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5792,7 +5852,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name`, `unsupported_network` */
+                /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5800,7 +5860,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name" | "unsupported_network";
+                            error: "invalid_name" | "invalid_request" | "unsupported_network";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6316,7 +6376,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6324,7 +6384,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6555,7 +6615,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6563,7 +6623,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6813,7 +6873,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6821,14 +6881,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6836,7 +6896,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6888,7 +6948,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `chain_unavailable`, `database_unavailable` */
+                /** @description `node_lookup_failed` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_lookup_failed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6896,7 +6971,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "chain_unavailable" | "database_unavailable";
+                            error: "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6943,7 +7018,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address` */
+                /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6951,7 +7026,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address";
+                            error: "bad_address" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -7181,7 +7256,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7189,7 +7264,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8224,6 +8299,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -8338,7 +8428,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8346,7 +8436,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8462,7 +8552,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address`, `invalid_account` */
+                /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8470,7 +8560,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address" | "invalid_account";
+                            error: "bad_address" | "invalid_account" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -9339,6 +9429,225 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/market/listings/{id}/buyers/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Buyer: this account's intent, deposit, proposal and settlement on a listing */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            listing: {
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                seller: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                /** @enum {string} */
+                                state: "pending_bond" | "active" | "cancelling" | "sold" | "closed";
+                            };
+                            /** @description The buyer's intent a mint would return (or, expired, rotate); null before the first mint. */
+                            intent: {
+                                id: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                memoHash: string;
+                                expired: boolean;
+                            } | null;
+                            deposit: {
+                                /**
+                                 * @description `none`: no payment on the buyer's memos; `received`: the escrow has it, no verdict yet; `funded`: held for the sale; `paid_out`: the sale settled, paid to the seller; `returned`: sent back (see `verdict` and `payouts`); `parked`: held for the operator.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "received" | "funded" | "paid_out" | "returned" | "parked";
+                                /** @description What the payment carried. */
+                                amountXlm: string | null;
+                                /** @description What the escrow holds (or held) as the deposit. */
+                                heldXlm: string | null;
+                                /** @description The escrow's reason, e.g. `funded`, `no_live_proposal`, `below_price`. */
+                                verdict: string | null;
+                                txHash: string | null;
+                                receivedAt: string | null;
+                                payouts: {
+                                    /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                    purpose: string;
+                                    destination: string;
+                                    amountXlm: string;
+                                    /**
+                                     * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                     * @enum {string}
+                                     */
+                                    state: "pending" | "signed" | "paid" | "parked" | "released";
+                                    /** @description The payout's transaction, once signed. */
+                                    txHash: string | null;
+                                }[];
+                            };
+                            proposal: {
+                                /**
+                                 * @description The seller's live `propose_transfer` of the namespace: to this account, to another, or none.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "to_you" | "to_other";
+                                to: string | null;
+                                expiresAt: string | null;
+                                /**
+                                 * @description `mirror` when the registry could not be read live.
+                                 * @enum {string}
+                                 */
+                                source: "chain" | "mirror";
+                            };
+                            settlement: {
+                                /**
+                                 * @description `accepted`: the namespace is this account's on the indexed registry and the escrow is settling; `sold_to_you`: settled, the seller paid from the deposit; `closed`: no longer for sale.
+                                 * @enum {string}
+                                 */
+                                state: "open" | "accepted" | "sold_to_you" | "sold_to_other" | "closed";
+                                /** @description The namespace's owner on the indexed registry. */
+                                owner: string | null;
+                                sale: {
+                                    buyer: string;
+                                    priceXlm: string;
+                                    feeXlm: string;
+                                    /** Format: date-time */
+                                    settledAt: string;
+                                    sellerPayout: {
+                                        /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                        purpose: string;
+                                        destination: string;
+                                        amountXlm: string;
+                                        /**
+                                         * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                         * @enum {string}
+                                         */
+                                        state: "pending" | "signed" | "paid" | "parked" | "released";
+                                        /** @description The payout's transaction, once signed. */
+                                        txHash: string | null;
+                                    } | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -343,10 +343,10 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     await sale.getByRole("button", { name: "Cancel the proposal" }).click();
     const refused = page.locator('.action [data-code="no_transfer_proposal"]');
     await refused.waitFor({ timeout: TX_BOUND_MS });
-    expect(await refused.locator("p").first().innerText()).toBe(
-      "The registry holds no transfer proposal of this namespace.",
-    );
-    expect(await focused()).toContain("The registry holds no transfer proposal of this namespace.");
+    const said =
+      "The registry holds no live transfer proposal of this namespace: it was never made (to this account), it lapsed, or it was withdrawn.";
+    expect(await refused.locator("p").first().innerText()).toBe(said);
+    expect(await focused()).toContain(said);
     refusals.push("/cancel-proposal/prepare");
     await check("a proposal withdrawn elsewhere");
     await page.getByRole("button", { name: "Close" }).click();
