@@ -39,11 +39,13 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
           throw error;
         }),
   );
-  // The last answer stays on screen while the next one loads.
-  const [last, setLast] = useState<Sale | "off" | null>(null);
+  // The last answer stays on screen while the next one loads. What is shown and followed is the newest answer the
+  // moment it arrives: the kept copy lags it by a render, and deciding from it stopped following too early.
+  const [kept, setKept] = useState<Sale | "off" | null>(null);
   useEffect(() => {
-    if (loaded.state === "ok") setLast(loaded.value);
+    if (loaded.state === "ok") setKept(loaded.value);
   }, [loaded]);
+  const last = loaded.state === "ok" ? loaded.value : kept;
   // Set when the owner did something the escrow answers later (paid the bond, cancelled): the panel reads again
   // until the answer is there.
   const [following, setFollowing] = useState(false);
@@ -412,29 +414,20 @@ function SettledListings({ settled }: { readonly settled: readonly Settled[] }):
 }
 
 function BondPayout({ payout: p }: { readonly payout: Settled["bond"]["payouts"][number] }): JSX.Element {
-  const what =
-    p.purpose === "bond_return"
-      ? `Bond of ${xlmWords(p.amountXlm)} returned to `
-      : `Bond of ${xlmWords(p.amountXlm)} paid to the buyer `;
+  const bond = `Bond of ${xlmWords(p.amountXlm)}`;
+  const to = p.purpose === "bond_return" ? "returned to" : "paid to the buyer";
   if (p.state === "paid" || p.state === "released")
     return (
       <span>
-        {what}
-        <AccountLink address={p.to} /> in transaction{" "}
+        {bond} {to} <AccountLink address={p.to} /> in transaction{" "}
         {p.txHash === null ? "(not recorded)" : <TxLink hash={p.txHash} />}.
       </span>
     );
-  if (p.state === "parked")
-    return (
-      <span>
-        {what}
-        <AccountLink address={p.to} />: held for the service's operator to decide.
-      </span>
-    );
+  const toBe = p.purpose === "bond_return" ? "to be returned to" : "to be paid to the buyer";
   return (
     <span>
-      {what}
-      <AccountLink address={p.to} />: being sent by the escrow.
+      {bond} {toBe} <AccountLink address={p.to} />:{" "}
+      {p.state === "parked" ? "held for the service's operator to decide." : "the escrow is sending it."}
     </span>
   );
 }

@@ -365,8 +365,9 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     const beforeCancel = await balance(plain);
     await page.keyboard.press("Enter");
     const earlier = sale.locator("li", { hasText: "Cancelled at 20 XLM" });
+    // The transaction's link appears once the escrow has paid the bond back (before, it says it is sending it).
     await escrowAnswer("cancel settled, bond returned", (timeout) =>
-      earlier.getByText("Bond of 10 XLM returned to").waitFor({ timeout }),
+      earlier.getByRole("link", { name: /^[0-9a-f]{64}$/ }).waitFor({ timeout }),
     );
     const after = await seller();
     expect(after.listings).toEqual([]);
@@ -386,6 +387,12 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
       },
     });
     const returned = after.settled[0]?.bond.payouts[0]?.txHash as string;
+    expect(lines(await earlier.innerText())).toEqual([
+      expect.stringMatching(/^Cancelled at 20 XLM, \d{4}-\d\d-\d\dT[\d:.]+Z\./),
+    ]);
+    expect(await earlier.innerText()).toContain(
+      `Bond of 10 XLM returned to ${plain} in transaction ${returned}.`,
+    );
     expect(await earlier.getByRole("link", { name: returned }).getAttribute("href")).toBe(`/tx/${returned}`);
     expect(await earlier.getByRole("link", { name: plain }).getAttribute("href")).toBe(`/account/${plain}`);
     // On chain: the whole bond back on plain's balance (the escrow pays the fee of its payment).
