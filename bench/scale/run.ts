@@ -14,10 +14,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { openDatabase } from "@namereg/server";
 import { scaleHolder } from "@namereg/server/testing";
 import pg from "pg";
 import { encodeCursor } from "../../packages/server/src/api/routes/archive/events-query.ts";
 import { scaleDatabase } from "./database.ts";
+import { databaseTimes } from "./db-times.ts";
 import { getAll, type Latency, timed } from "./measure.ts";
 
 const { values } = parseArgs({
@@ -33,6 +35,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     compare: { type: "string" },
     out: { type: "string" },
+    /** Print an earlier run's JSON (beside --compare's) without measuring. */
+    print: { type: "string" },
   },
 });
 const names = Number(values.names);
@@ -49,8 +53,15 @@ interface Result {
   readonly loadAverage: number[];
   readonly seedSeconds: number | null;
   readonly routes: Record<string, Latency>;
+  /** Median server-side execution of each route's statements (db-times.ts). */
+  readonly dbMs: Record<string, number>;
   readonly rssMiB: number;
   readonly tables: Record<string, number>;
+}
+
+if (values.print !== undefined) {
+  report(readResult(values.print), values.compare === undefined ? undefined : readResult(values.compare));
+  process.exit(0);
 }
 
 const load = loadavg().map((x) => Math.round(x * 10) / 10);
@@ -94,13 +105,14 @@ try {
   // ---- what to ask for: a random sample of live names, a big and a small holder, archive positions ----
   const now = Math.floor(Date.now() / 1000);
   // Pages of names sampled at random, about four times what is needed (most names are live).
-  const percent = Math.min(100, (4 * 3 * requests * 100) / names);
+  const wanted = 500 + 2 * requests;
+  const percent = Math.min(100, (4 * wanted * 100) / names);
   const { rows: sample } = await client.query<{ namespace: string; label: string; node: string }>(
     `select namespace, label, node from names tablesample system (${percent}) repeatable (${seed})
      where active and (expires_at is null or expires_at > $1) limit $2`,
-    [now, 3 * requests],
+    [now, wanted],
   );
-  if (sample.length < 3 * requests) throw new Error(`sampled ${sample.length} names; need ${3 * requests}`);
+  if (sample.length < wanted) throw new Error(`sampled ${sample.length} names; need ${wanted}`);
   const hot = sample.slice(0, 500).map((r) => `/v1/resolve/${r.namespace}/${r.label}`);
   const cold = sample.slice(500, 500 + requests).map((r) => `/v1/resolve/${r.namespace}/${r.label}`);
   const rawNodes = sample.slice(500 + requests, 500 + 2 * requests).map((r) => r.node);
@@ -140,6 +152,8 @@ try {
 
   // Warm up PostgreSQL's and the API's caches on what the hot run asks, unmeasured.
   await getAll(base, hot, hot.length * 2, concurrency);
+  // The API's own floor on this machine now: what every route's figure includes before any query.
+  await measure("/health (the API's floor)", ["/health"]);
   await measure("resolve hot (cached, 500 names)", hot);
   await measure("resolve cold (each name once)", cold);
   routes["raw pg point read (baseline)"] = await timed(rawNodes.length, concurrency, async (i) => {
@@ -171,6 +185,28 @@ try {
   const rss = rssMiB(child.pid);
   log(`API RSS ${rss.toFixed(0)} MiB`);
 
+  const database = await openDatabase({ url });
+  const dbMs = await databaseTimes(
+    database.replica,
+    async (sql, params) => {
+      const { rows } = await client.query(`explain (analyze, format json) ${sql}`, params);
+      return Number(rows[0]?.["QUERY PLAN"]?.[0]?.["Execution Time"]);
+    },
+    {
+      nodes: rawNodes,
+      prefixTerms,
+      commonTerms,
+      rareTerms,
+      bigHolder,
+      smallHolder: small.rows[0]?.holder as string,
+      deep: await position(0.99),
+      last: await position(1 - 50 / events),
+      nowSeconds: now,
+    },
+  );
+  await database.close();
+  for (const [name, ms] of Object.entries(dbMs)) log(`${name}: ${ms.toFixed(2)} ms in PostgreSQL`);
+
   const { rows: sizes } = await client.query<{ relname: string; bytes: string }>(
     `select relname, pg_total_relation_size(c.oid)::text as bytes from pg_class c
      join pg_namespace n on n.oid = c.relnamespace
@@ -184,45 +220,57 @@ try {
     loadAverage: load,
     seedSeconds,
     routes,
+    dbMs,
     rssMiB: rss,
     tables,
   };
   const out = values.out ?? new URL(`./${names}.json`, import.meta.url).pathname;
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   log(`wrote ${out}`);
-  report(
-    result,
-    values.compare === undefined ? undefined : (JSON.parse(readFileSync(values.compare, "utf8")) as Result),
-  );
+  report(result, values.compare === undefined ? undefined : readResult(values.compare));
 } finally {
   for (const child of children) child.kill("SIGTERM");
   await client.end();
 }
 
+function readResult(path: string): Result {
+  return JSON.parse(readFileSync(path, "utf8")) as Result;
+}
+
 function report(now: Result, before: Result | undefined): void {
   const ratio = (a: number, b: number | undefined) =>
-    b === undefined || b === 0 ? "" : `${(a / b).toFixed(2)}×`;
-  const head = before === undefined ? "" : ` | ${before.names / 1e6}M | growth`;
-  console.log(`\n| route (p50 / p95 ms) | ${now.names / 1e6}M${head} |`);
+    b === undefined || b === 0 ? "–" : `${(a / b).toFixed(2)}×`;
+  const ms = (x: number | undefined) => (x === undefined ? "–" : x.toFixed(2));
+  const m = (r: Result) => `${r.names / 1e6}M`;
+  const b = before;
+  console.log(
+    `\n| route | HTTP p50 / p95 ms, ${m(now)} |${b ? ` ${m(b)} | growth p50 / p95 |` : ""} in PostgreSQL ms, ${m(now)} |${b ? ` ${m(b)} | growth |` : ""}`,
+  );
   for (const [name, r] of Object.entries(now.routes)) {
-    const b = before?.routes[name];
-    const then =
-      b === undefined
-        ? ""
-        : ` | ${b.p50.toFixed(2)} / ${b.p95.toFixed(2)} | ${ratio(r.p50, b.p50)} / ${ratio(r.p95, b.p95)}`;
-    console.log(`| ${name} | ${r.p50.toFixed(2)} / ${r.p95.toFixed(2)}${before === undefined ? "" : then} |`);
+    const then = b?.routes[name];
+    const http = b
+      ? ` ${then ? `${ms(then.p50)} / ${ms(then.p95)}` : "–"} | ${ratio(r.p50, then?.p50)} / ${ratio(r.p95, then?.p95)} |`
+      : "";
+    const key = name === "resolve cold (each name once)" ? "resolve cold (the miss's read)" : name;
+    const db = now.dbMs?.[key];
+    const dbThen = b?.dbMs?.[key];
+    console.log(
+      `| ${name} | ${ms(r.p50)} / ${ms(r.p95)} |${http} ${ms(db)} |${b ? ` ${ms(dbThen)} | ${db === undefined ? "–" : ratio(db, dbThen)} |` : ""}`,
+    );
   }
   console.log(
-    `| API RSS (MiB) | ${now.rssMiB.toFixed(0)}${before === undefined ? "" : ` | ${before.rssMiB.toFixed(0)} | ${ratio(now.rssMiB, before.rssMiB)}`} |`,
+    `| API RSS (MiB) | ${now.rssMiB.toFixed(0)} |${b ? ` ${b.rssMiB.toFixed(0)} | ${ratio(now.rssMiB, b.rssMiB)} |` : ""}`,
   );
   console.log(
-    `\n| table | bytes | per million rows of its kind${before === undefined ? "" : " | before | growth"} |`,
+    `\n| table | size | per million rows of its kind |${b ? ` ${m(b)} per million | growth of the size |` : ""}`,
   );
+  const perMillion = (r: Result, table: string, bytes: number) =>
+    ((bytes / (table === "events" || table === "name_history" ? r.events : r.names)) * 1e6) / 2 ** 20;
   for (const [table, bytes] of Object.entries(now.tables)) {
-    const per = table === "events" || table === "name_history" ? now.events : now.names;
-    const b = before?.tables[table];
+    if (bytes < 2 ** 20) continue;
+    const thenBytes = b?.tables[table];
     console.log(
-      `| ${table} | ${(bytes / 2 ** 20).toFixed(0)} MiB | ${(((bytes / per) * 1e6) / 2 ** 20).toFixed(0)} MiB${before === undefined || b === undefined ? "" : ` | ${(b / 2 ** 20).toFixed(0)} MiB | ${ratio(bytes, b)}`} |`,
+      `| ${table} | ${(bytes / 2 ** 20).toFixed(0)} MiB | ${perMillion(now, table, bytes).toFixed(0)} MiB |${b && thenBytes !== undefined ? ` ${perMillion(b, table, thenBytes).toFixed(0)} MiB | ${ratio(bytes, thenBytes)} |` : ""}`,
     );
   }
 }

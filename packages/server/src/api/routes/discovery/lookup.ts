@@ -25,10 +25,10 @@ export const LOOKUP_MAX_QUERY = 64;
 export const SUBSTRING_MIN = 3;
 /**
  * Most substring matches the trigram plan fetches and sorts; a term with more is searched by walking the labels in
- * order. Either plan then touches at most ~2,000 rows of 1M names (at 10M the walk up to ~40,000 index entries,
- * for a term just over the budget: see bench/README.md "scale").
+ * order. Either plan then touches at most ~1,000 table rows; the walk reads about 8 × names / 1,000 index entries
+ * for a term just over the budget (8,000 at 1M names, 80,000 at 10M; bench/README.md "scale").
  */
-export const SUBSTRING_SORT_BUDGET = 2000;
+export const SUBSTRING_SORT_BUDGET = 1000;
 
 const TERM = /^[a-z0-9-]*$/;
 
