@@ -20,6 +20,8 @@ export const DEMO_ROLES = [
   "escrow",
   // The billing account of `namereg dev` (it only receives; the service never signs with it).
   "billing",
+  // Appended last so every earlier role keeps its place: funded by the scenario, in no claim or name of it.
+  "claimant",
 ] as const;
 
 export type DemoRole = (typeof DEMO_ROLES)[number];
@@ -40,6 +42,7 @@ export const DEMO_ROLE_NOTES: Readonly<Record<DemoRole, string>> = {
   winner: "owner of namespace winner (an awarded claim)",
   escrow: "the marketplace escrow of namereg dev",
   billing: "the billing account of namereg dev",
+  claimant: "a new claimant: funded, no claim yet",
 };
 
 export function demoKeypair(role: DemoRole): Keypair {

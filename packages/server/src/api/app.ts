@@ -59,6 +59,7 @@ import { sellerConsoleRoutes } from "./routes/market/seller-console.ts";
 import { resolutionRoutes } from "./routes/resolution/resolution.ts";
 import { healthRoutes } from "./routes/status/health.ts";
 import { ledgerRoutes } from "./routes/status/ledger.ts";
+import { networkRoutes } from "./routes/status/network.ts";
 import { statusRoutes } from "./routes/status/status.ts";
 import { streamRoutes } from "./routes/stream/stream.ts";
 import { subnameRoutes } from "./routes/subnames/subnames.ts";
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);
+    await app.register(networkRoutes, routeDeps);
     await app.register(archiveRoutes, routeDeps);
     await app.register(streamRoutes, routeDeps);
     await app.register(authRoutes, routeDeps);
