@@ -8,7 +8,8 @@
 // database's size per table, as bytes per million names or events. With --compare=<an earlier run's JSON>, the
 // figures print beside that run's, with the growth ratio (this run / that one).
 //   npx node bench/scale/run.ts --names=10000000 --events=10000000 [--server=postgres://…/postgres]
-//                               [--requests=2000] [--concurrency=8] [--seed=1] [--compare=bench/scale/1000000.json]
+//                               [--requests=1000] [--concurrency=4] [--seed=1] [--out=bench/scale/results/<names>.json]
+//                               [--compare=bench/scale/results/1000000.json] [--print=<a run's JSON>]
 // The query plans behind these routes are checked by packages/server/src/db/plans.integration.test.ts.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -31,8 +32,8 @@ const { values } = parseArgs({
       type: "string",
       default: process.env.SCALE_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
     },
-    requests: { type: "string", default: "2000" },
-    concurrency: { type: "string", default: "8" },
+    requests: { type: "string", default: "1000" },
+    concurrency: { type: "string", default: "4" },
     compare: { type: "string" },
     out: { type: "string" },
     /** Print an earlier run's JSON (beside --compare's) without measuring. */
@@ -224,7 +225,7 @@ try {
     rssMiB: rss,
     tables,
   };
-  const out = values.out ?? new URL(`./${names}.json`, import.meta.url).pathname;
+  const out = values.out ?? new URL(`./results/${names}.json`, import.meta.url).pathname;
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
   log(`wrote ${out}`);
   report(result, values.compare === undefined ? undefined : readResult(values.compare));
