@@ -1,23 +1,7 @@
 #!/usr/bin/env node
 // The `namereg` command.
+import { notACommand, USAGE } from "./cli-usage.ts";
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
-
-const USAGE = `usage: namereg <command>
-
-  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DEVNET_ADMIN_PORT, DATA_DIR)
-  start     API + indexer against the configured RPC and database
-  serve     API only (several replicas may run against one database)
-  index     indexer only (one active writer per database; others wait as standbys)
-  migrate   apply database migrations and exit
-  backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
-  escrow    marketplace escrow: parked, release, refund, fees, withdraw-fees, reconcile, watch (namereg escrow --help)
-  billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
-  webhooks  hosted webhooks: deliver (the deliverer alone; start and dev run it in process)
-  dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
-  legacy-labels  verify a discovery file of labels for hash-only legacy allocations (namereg legacy-labels check)
-  devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
-
-Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
 
@@ -83,9 +67,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 async function main(): Promise<void> {
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (load === undefined) {
-    const known = command === "help" || command === "--help" || command === "-h";
-    (known ? console.log : console.error)(USAGE);
-    if (!known) process.exitCode = 1;
+    const answer = notACommand(command);
+    (answer.stream === "stdout" ? console.log : console.error)(answer.text);
+    process.exitCode = answer.exitCode;
     return;
   }
   const { run, usage } = await load();

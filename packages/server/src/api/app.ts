@@ -50,6 +50,7 @@ import { directoryRoutes } from "./routes/directory/directory.ts";
 import { discoveryRoutes } from "./routes/discovery/discovery.ts";
 import { federationRoutes } from "./routes/federation/federation.ts";
 import { buyerPrepareRoutes } from "./routes/market/buyer-prepare.ts";
+import { buyerStateRoutes } from "./routes/market/buyer-state.ts";
 import { consoleListingRoutes } from "./routes/market/console-listings.ts";
 import { historyRoutes } from "./routes/market/history.ts";
 import { intentRoutes } from "./routes/market/intent.ts";
@@ -256,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(listingRoutes, market);
       await scope.register(intentRoutes, market);
       await scope.register(buyerPrepareRoutes, market);
+      await scope.register(buyerStateRoutes, market);
       await scope.register(historyRoutes, market);
     });
     if (deps.fastResolve !== false) {

@@ -63,7 +63,7 @@ export const names = pgTable(
     index("names_ns_label_pattern_idx").using("btree", t.namespace, sql`${t.label} text_pattern_ops`),
     // Name prefixes and common substrings for /v1/lookup walk labels in byte order (api/routes/discovery/lookup.ts);
     // the index carries every column those walks read (namespace, and what makes a name live), so they are
-    // index-only and read no table pages for the names they pass over (migration 0010).
+    // index-only and read no table pages for the names they pass over (migration 0011).
     index("names_label_pattern_idx").using(
       "btree",
       sql`${t.label} text_pattern_ops`,

@@ -145,7 +145,8 @@ function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): st
     "try:",
     `  curl ${api}/v1/status`,
     `  curl ${api}/v1/resolve/acme/alice`,
-    `  curl ${api}/v1/events?namespace=acme`,
+    // Quoted: a `?` unquoted is a glob to zsh ("no matches found").
+    `  curl '${api}/v1/events?namespace=acme'`,
     ...(features.market ? [`  curl ${api}/v1/market/listings`] : []),
     "",
     "Ctrl-C stops everything.",
