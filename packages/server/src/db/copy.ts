@@ -41,9 +41,18 @@ type Encode = (value: unknown) => string;
 function encoderOf(column: PgColumn): Encode {
   const type = column.getSQLType();
   if (type === "jsonb" || type === "json") return (value) => escapeText(JSON.stringify(value));
+  // Rows of one ledger share its close time's Date (indexer/decode.ts): formatted once per run of them.
+  let lastDate: Date | null = null;
+  let lastIso = "";
   return (value) => {
     if (typeof value === "string") return escapeText(value);
-    if (value instanceof Date) return value.toISOString();
+    if (value instanceof Date) {
+      if (value !== lastDate) {
+        lastDate = value;
+        lastIso = value.toISOString();
+      }
+      return lastIso;
+    }
     if (typeof value === "boolean") return value ? "t" : "f";
     return escapeText(String(value));
   };
