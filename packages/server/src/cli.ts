@@ -1,78 +1,86 @@
 #!/usr/bin/env node
 // The `namereg` command.
-import { runDevnetCli } from "@namereg/devnet";
-import { BILLING_USAGE, billingCommand } from "./billing/cli.ts";
-import { ESCROW_USAGE, escrowCommand } from "./escrow/cli.ts";
-import { BACKFILL_USAGE, backfillCommand } from "./runtime/backfill-cli.ts";
-import { devCommand, indexCommand, migrateCommand, serveCommand, startCommand } from "./runtime/commands.ts";
-import { DEAD_LETTERS_USAGE, deadLettersCommand } from "./runtime/dead-letters-cli.ts";
+import { notACommand, USAGE } from "./cli-usage.ts";
 import { tuneGcForServing } from "./runtime/gc-tuning.ts";
-import { LEGACY_LABELS_USAGE, legacyLabelsCommand } from "./runtime/legacy-labels-cli.ts";
-import { WEBHOOKS_USAGE, webhooksCommand } from "./webhooks/cli.ts";
-
-const USAGE = `usage: namereg <command>
-
-  dev       devnet with the demo scenario + API + indexer on the embedded database (PORT, DEVNET_PORT, DEVNET_ADMIN_PORT, DATA_DIR)
-  start     API + indexer against the configured RPC and database
-  serve     API only (several replicas may run against one database)
-  index     indexer only (one active writer per database; others wait as standbys)
-  migrate   apply database migrations and exit
-  backfill  fill recorded coverage gaps from an RPC with deeper retention (namereg backfill --rpc <url>)
-  escrow    marketplace escrow: parked, release, refund, fees, withdraw-fees, reconcile, watch (namereg escrow --help)
-  billing   namespace billing: quarantined, subscriptions, apply, resolve, suspend, resume, watch
-  webhooks  hosted webhooks: deliver (the deliverer alone; start and dev run it in process)
-  dead-letters  events the indexer could not project: list, retry, resolve (namereg dead-letters --help)
-  legacy-labels  verify a discovery file of labels for hash-only legacy allocations (namereg legacy-labels check)
-  devnet    a local Stellar RPC with the naming contracts (namereg devnet --help)
-
-Configuration comes from the environment: see docs/configuration.md.`;
 
 const [command = "help", ...rest] = process.argv.slice(2);
 
 /** The commands that serve the API: their GC setting is applied before the command runs (gc-tuning.ts). */
 const SERVING = new Set(["dev", "start", "serve"]);
 
-const COMMANDS: Record<string, () => Promise<void>> = {
-  dev: () => devCommand(),
-  start: () => startCommand(),
-  serve: () => serveCommand(),
-  index: () => indexCommand(),
-  migrate: () => migrateCommand(),
-  devnet: () => runDevnetCli(rest),
-  escrow: () => escrowCommand(rest),
-  billing: () => billingCommand(rest),
-  webhooks: () => webhooksCommand(rest),
-  "dead-letters": () => deadLettersCommand(rest),
-  backfill: () => backfillCommand(rest),
-  "legacy-labels": () => legacyLabelsCommand(rest),
-};
+/** A command: what it runs and, when it has its own, the usage `namereg <command> --help` prints. */
+interface Command {
+  readonly run: (args: string[]) => Promise<void>;
+  readonly usage?: string;
+}
 
-/** What `namereg <command> --help` prints; commands without their own usage print the overview. */
-const USAGES: Record<string, string> = {
-  escrow: ESCROW_USAGE,
-  billing: BILLING_USAGE,
-  webhooks: WEBHOOKS_USAGE,
-  "dead-letters": DEAD_LETTERS_USAGE,
-  backfill: BACKFILL_USAGE,
-  "legacy-labels": LEGACY_LABELS_USAGE,
+// Each command's module is imported only when that command runs: importing them all up front cost every process
+// (the CLI tests start dozens) the start-up of the API, the indexer and the devnet together.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  dev: async () => {
+    const { devCommand } = await import("./runtime/commands/dev.ts");
+    return { run: () => devCommand() };
+  },
+  start: async () => {
+    const { startCommand } = await import("./runtime/commands/start.ts");
+    return { run: () => startCommand() };
+  },
+  serve: async () => {
+    const { serveCommand } = await import("./runtime/commands/serve.ts");
+    return { run: () => serveCommand() };
+  },
+  index: async () => {
+    const { indexCommand } = await import("./runtime/commands/index-command.ts");
+    return { run: () => indexCommand() };
+  },
+  migrate: async () => {
+    const { migrateCommand } = await import("./runtime/commands/migrate.ts");
+    return { run: () => migrateCommand() };
+  },
+  devnet: async () => ({ run: (await import("@namereg/devnet")).runDevnetCli }),
+  escrow: async () => {
+    const m = await import("./escrow/cli.ts");
+    return { run: m.escrowCommand, usage: m.ESCROW_USAGE };
+  },
+  billing: async () => {
+    const m = await import("./billing/cli.ts");
+    return { run: m.billingCommand, usage: m.BILLING_USAGE };
+  },
+  webhooks: async () => {
+    const m = await import("./webhooks/cli.ts");
+    return { run: m.webhooksCommand, usage: m.WEBHOOKS_USAGE };
+  },
+  "dead-letters": async () => {
+    const m = await import("./runtime/dead-letters-cli.ts");
+    return { run: m.deadLettersCommand, usage: m.DEAD_LETTERS_USAGE };
+  },
+  backfill: async () => {
+    const m = await import("./runtime/backfill-cli.ts");
+    return { run: m.backfillCommand, usage: m.BACKFILL_USAGE };
+  },
+  "legacy-labels": async () => {
+    const m = await import("./runtime/legacy-labels-cli.ts");
+    return { run: m.legacyLabelsCommand, usage: m.LEGACY_LABELS_USAGE };
+  },
 };
 
 async function main(): Promise<void> {
-  const run = COMMANDS[command];
-  // Asked for help, a command prints it and succeeds — and never starts (`serve --help` must not serve).
-  // The devnet parses its own arguments, help included.
-  if (run !== undefined && command !== "devnet" && (rest.includes("--help") || rest.includes("-h"))) {
-    console.log(USAGES[command] ?? USAGE);
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (load === undefined) {
+    const answer = notACommand(command);
+    (answer.stream === "stdout" ? console.log : console.error)(answer.text);
+    process.exitCode = answer.exitCode;
     return;
   }
-  if (run === undefined) {
-    const known = command === "help" || command === "--help" || command === "-h";
-    (known ? console.log : console.error)(USAGE);
-    if (!known) process.exitCode = 1;
+  const { run, usage } = await load();
+  // Asked for help, a command prints it and succeeds — and never starts (`serve --help` must not serve).
+  // The devnet parses its own arguments, help included.
+  if (command !== "devnet" && (rest.includes("--help") || rest.includes("-h"))) {
+    console.log(usage ?? USAGE);
     return;
   }
   if (SERVING.has(command)) tuneGcForServing();
-  await run();
+  await run(rest);
 }
 
 main().then(

@@ -1,10 +1,29 @@
 // Errors by meaning: the API's code becomes a sentence; the detail stays for a report.
 import { NameregError, PreparedTransactionRejected } from "@namereg/client";
 import { describe, expect, it } from "vitest";
-import { explain } from "./errors.ts";
+import { AnnounceRefused, explain } from "./errors.ts";
 import { WalletError } from "./wallet/wallet.ts";
 
 describe("explain", () => {
+  it("says why a claim announcement was not signed, and what the claim fee is now when it changed", () => {
+    expect(explain(new AnnounceRefused("fee_mismatch", "pays 1 of C… to G…"))).toEqual({
+      code: "announce_refused",
+      sentence: "Not signed: The fee it pays is not the claim fee the chain asks for now.",
+      detail: "pays 1 of C… to G…",
+    });
+    expect(explain(new AnnounceRefused("chain_unavailable", "getNetwork failed")).sentence).toBe(
+      "Not signed: The public RPC could not be reached to check it. Try again shortly.",
+    );
+    expect(
+      explain(new NameregError(409, { error: "claim_fee_changed", quote: { amount: "600000000" } })),
+    ).toEqual({
+      code: "claim_fee_changed",
+      sentence:
+        "The claim fee changed since you reviewed it, so nothing was signed. Review the fee again and announce with the new one.",
+      detail: "The fee is now 60 XLM.",
+    });
+  });
+
   it("says what the spec's codes mean instead of the status", () => {
     expect(explain(new NameregError(404, { error: "name_expired", detail: "old.acme expired" }))).toEqual({
       code: "name_expired",

@@ -1,8 +1,10 @@
 // Errors by meaning: the spec's error codes (docs/api.md "Errors") as sentences a person can act on, instead of
 // "answered 404". The detail the API sent is kept as a second line for whoever reports a problem. Signing adds the
 // wallet's refusals (WalletError), the client's refusal of a prepared transaction (by its reason) and a failed
-// transaction (by the contract error it carries).
+// transaction (by the contract error it carries), and the page's refusal of a claim announcement that the chain
+// does not bear out (AnnounceRefused, verifyAnnounce's reasons).
 import { isNameregError, type NameregError } from "@namereg/client";
+import { fromBaseUnits } from "./format.ts";
 import { WalletError } from "./wallet/wallet.ts";
 
 const SENTENCES: Readonly<Record<string, string>> = {
@@ -31,6 +33,10 @@ const SENTENCES: Readonly<Record<string, string>> = {
   parent_inactive: "The parent name is not active, so its subnames are not either.",
   listing_not_active: "This listing is no longer active.",
   listing_exists: "This namespace is already listed.",
+  // The buyer's steps (actions/buyer-panel.tsx).
+  intent_required: "Start buying first: the deposit needs your intent's memo.",
+  intent_conflict: "Another request for your intent was answered at the same moment. Try again.",
+  no_transfer_proposal: "The seller has not proposed the transfer to your account (or the proposal lapsed).",
   not_namespace_owner: "Only the namespace's owner can do this.",
   unauthorized: "Sign in with your wallet first.",
   wallet_session_required: "Sign in with your wallet first.",
@@ -54,6 +60,43 @@ const SENTENCES: Readonly<Record<string, string>> = {
   delivery_not_found: "That delivery no longer exists.",
   webhook_limit_reached: "This namespace has as many endpoints as the service allows: delete one first.",
   transaction_not_allowed: "The service does not relay that kind of transaction.",
+  // Announcing a claim (actions/announce.ts).
+  claim_fee_changed:
+    "The claim fee changed since you reviewed it, so nothing was signed. Review the fee again and announce with the new one.",
+  claim_fee_quote_required: "The fee you agreed to was not sent. Review the fee and announce again.",
+};
+
+/**
+ * The page refused to sign a claim announcement: verifyAnnounce found it does not match what the person reviewed
+ * or what the chain's policy says. `reason` is verifyAnnounce's (AnnounceRejection); `detail` its own words.
+ */
+export class AnnounceRefused extends Error {
+  readonly reason: string;
+  readonly detail: string;
+  constructor(reason: string, detail: string) {
+    super(`announcement refused (${reason}): ${detail}`);
+    this.name = "AnnounceRefused";
+    this.reason = reason;
+    this.detail = detail;
+  }
+}
+
+/** verifyAnnounce's reasons (packages/client/src/verify-announce.ts) as what it means for the person. */
+const ANNOUNCE_REFUSALS: Readonly<Record<string, string>> = {
+  malformed_transaction: "The service sent something that is not one plain contract call.",
+  network_mismatch: "The public RPC serves another network than your wallet's.",
+  not_allocator: "It calls another contract than the claim allocator.",
+  not_announce: "It does something else than announce a claim.",
+  claimant_mismatch: "It would announce for another account than yours.",
+  label_mismatch: "It claims another namespace than the one you reviewed.",
+  basis_mismatch: "Its basis is not the one you gave.",
+  evidence_mismatch: "Its evidence is not the evidence you gave.",
+  fee_policy_unconfigured: "The claim allocator has no claim fee set on the chain, so no fee can be right.",
+  fee_token_not_native: "The chain's claim fee is not in XLM.",
+  fee_mismatch: "The fee it pays is not the claim fee the chain asks for now.",
+  unexpected_authorization: "It would let more be taken from your account than the claim fee.",
+  network_fee_too_high: "Its network fee is above 1 XLM.",
+  chain_unavailable: "The public RPC could not be reached to check it. Try again shortly.",
 };
 
 /** Why the page refused to sign what the service prepared (the client's verifyPrepared reasons). */
@@ -88,9 +131,24 @@ export interface Explained {
 
 /** What went wrong, in words, for any error a call can throw. */
 export function explain(error: unknown): Explained {
+  if (error instanceof AnnounceRefused) {
+    const why = ANNOUNCE_REFUSALS[error.reason] ?? "It does not do what you reviewed.";
+    return { code: "announce_refused", sentence: `Not signed: ${why}`, detail: error.detail };
+  }
   if (isNameregError(error, "prepared_transaction_rejected")) {
     const why = REJECTIONS[error.reason] ?? "It does not do what was asked.";
     return { code: error.code, sentence: `Not signed: ${why}`, detail: error.detail };
+  }
+  if (isNameregError(error, "claim_fee_changed")) {
+    // The 409 carries the current quote: say what the fee is now, the reason the person must review again.
+    const quote = error.field("quote") as { amount?: unknown } | undefined;
+    const now =
+      typeof quote?.amount === "string" ? `The fee is now ${fromBaseUnits(quote.amount, 7)} XLM.` : undefined;
+    return {
+      code: error.code,
+      sentence: SENTENCES.claim_fee_changed ?? error.code,
+      detail: now ?? error.detail,
+    };
   }
   if (isNameregError(error, "transaction_failed"))
     return { code: error.code, sentence: failedTransaction(error), detail: error.detail };

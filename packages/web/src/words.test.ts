@@ -8,6 +8,7 @@ import {
   eventType,
   feeOutcome,
   ownership,
+  subnameManagement,
   timeline,
 } from "./words.ts";
 
@@ -58,6 +59,22 @@ describe("ownership", () => {
   it("says what the chain guarantees", () => {
     expect(ownership("permanent")).toBe("Permanent: nobody can take it back");
     expect(ownership("revocable")).toBe("Revocable: the namespace owner can still reclaim it");
+  });
+});
+
+describe("subnameManagement", () => {
+  it("offers subname creation only where the namespace's policy allows it", () => {
+    expect(subnameManagement("alice.acme", "enabled")).toBe(
+      "The holder of alice.acme can create and remove its subnames here after signing in with their wallet.",
+    );
+    // plain's policy refuses new subnames (409 subname_creation_disabled): the page must not promise one.
+    expect(subnameManagement("carol.plain", "creation-disabled")).toBe(
+      "Namespace plain allows no new subnames now (no new subnames; existing ones stay); the holder of carol.plain can remove its subnames here after signing in with their wallet.",
+    );
+    expect(subnameManagement("carol.plain", "suspended")).toMatch(
+      /^Namespace plain allows no new subnames now/,
+    );
+    expect(subnameManagement("alice.acme", null)).toBeNull();
   });
 });
 

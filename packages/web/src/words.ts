@@ -68,6 +68,19 @@ export function subnamePolicy(policy: string): string {
   return words[policy] ?? policy;
 }
 
+/**
+ * Who can change a name's subnames, for anyone but its signed-in holder. Under a policy other than `enabled` the
+ * holder cannot create one (docs/api.md: 409 `subname_creation_disabled` or `subnames_suspended`), so the page
+ * must not offer it; null while the policy is not known.
+ */
+export function subnameManagement(name: string, policy: string | null): string | null {
+  if (policy === null) return null;
+  if (policy === "enabled")
+    return `The holder of ${name} can create and remove its subnames here after signing in with their wallet.`;
+  const namespace = name.slice(name.indexOf(".") + 1);
+  return `Namespace ${namespace} allows no new subnames now (${subnamePolicy(policy).toLowerCase()}); the holder of ${name} can remove its subnames here after signing in with their wallet.`;
+}
+
 /** What the chain guarantees about holding a name (docs/api.md "Resolution, records, reverse, names by holder, history"). */
 export function ownership(value: string): string {
   const words: Record<string, string> = {

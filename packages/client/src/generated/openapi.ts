@@ -168,6 +168,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -256,6 +271,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -339,6 +369,122 @@ export interface paths {
                             names: number;
                             subnames: number;
                             ledger: number | null;
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/network": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The network and the public RPC wallets check transactions against */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The network passphrase; null when none is configured. */
+                            network: string | null;
+                            /** @description A public Stellar RPC (answering CORS) to check transactions against before signing; null when none is configured. */
+                            publicRpcUrl: string | null;
+                        };
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
                         };
                     };
                 };
@@ -4939,7 +5085,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4947,7 +5093,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5084,7 +5230,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5092,7 +5238,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5234,7 +5380,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5242,7 +5388,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5530,7 +5676,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5538,7 +5684,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5666,7 +5812,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name`, `unsupported_network` */
+                /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -5674,7 +5820,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name" | "unsupported_network";
+                            error: "invalid_name" | "invalid_request" | "unsupported_network";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6190,7 +6336,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6198,7 +6344,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6429,7 +6575,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6437,7 +6583,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6687,7 +6833,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6695,14 +6841,14 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -6710,7 +6856,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6762,7 +6908,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `chain_unavailable`, `database_unavailable` */
+                /** @description `node_lookup_failed` */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "node_lookup_failed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -6770,7 +6931,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "chain_unavailable" | "database_unavailable";
+                            error: "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -6817,7 +6978,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address` */
+                /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6825,7 +6986,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address";
+                            error: "bad_address" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -7055,7 +7216,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7063,7 +7224,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8098,6 +8259,21 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -8212,7 +8388,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `invalid_name` */
+                /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8220,7 +8396,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "invalid_name";
+                            error: "invalid_name" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -8336,7 +8512,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `bad_address`, `invalid_account` */
+                /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -8344,7 +8520,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "bad_address" | "invalid_account";
+                            error: "bad_address" | "invalid_account" | "invalid_request";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -9213,6 +9389,225 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/market/listings/{id}/buyers/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Buyer: this account's intent, deposit, proposal and settlement on a listing */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    account: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            listing: {
+                                id: string;
+                                namespace: string;
+                                node: string;
+                                seller: string;
+                                priceXlm: string;
+                                feeBps: number;
+                                /** @enum {string} */
+                                state: "pending_bond" | "active" | "cancelling" | "sold" | "closed";
+                            };
+                            /** @description The buyer's intent a mint would return (or, expired, rotate); null before the first mint. */
+                            intent: {
+                                id: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                memoHash: string;
+                                expired: boolean;
+                            } | null;
+                            deposit: {
+                                /**
+                                 * @description `none`: no payment on the buyer's memos; `received`: the escrow has it, no verdict yet; `funded`: held for the sale; `paid_out`: the sale settled, paid to the seller; `returned`: sent back (see `verdict` and `payouts`); `parked`: held for the operator.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "received" | "funded" | "paid_out" | "returned" | "parked";
+                                /** @description What the payment carried. */
+                                amountXlm: string | null;
+                                /** @description What the escrow holds (or held) as the deposit. */
+                                heldXlm: string | null;
+                                /** @description The escrow's reason, e.g. `funded`, `no_live_proposal`, `below_price`. */
+                                verdict: string | null;
+                                txHash: string | null;
+                                receivedAt: string | null;
+                                payouts: {
+                                    /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                    purpose: string;
+                                    destination: string;
+                                    amountXlm: string;
+                                    /**
+                                     * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                     * @enum {string}
+                                     */
+                                    state: "pending" | "signed" | "paid" | "parked" | "released";
+                                    /** @description The payout's transaction, once signed. */
+                                    txHash: string | null;
+                                }[];
+                            };
+                            proposal: {
+                                /**
+                                 * @description The seller's live `propose_transfer` of the namespace: to this account, to another, or none.
+                                 * @enum {string}
+                                 */
+                                state: "none" | "to_you" | "to_other";
+                                to: string | null;
+                                expiresAt: string | null;
+                                /**
+                                 * @description `mirror` when the registry could not be read live.
+                                 * @enum {string}
+                                 */
+                                source: "chain" | "mirror";
+                            };
+                            settlement: {
+                                /**
+                                 * @description `accepted`: the namespace is this account's on the indexed registry and the escrow is settling; `sold_to_you`: settled, the seller paid from the deposit; `closed`: no longer for sale.
+                                 * @enum {string}
+                                 */
+                                state: "open" | "accepted" | "sold_to_you" | "sold_to_other" | "closed";
+                                /** @description The namespace's owner on the indexed registry. */
+                                owner: string | null;
+                                sale: {
+                                    buyer: string;
+                                    priceXlm: string;
+                                    feeXlm: string;
+                                    /** Format: date-time */
+                                    settledAt: string;
+                                    sellerPayout: {
+                                        /** @description Why the escrow pays: `seller`, `refund`, `bounce`, `surplus`, `slash`, `bond_return`. */
+                                        purpose: string;
+                                        destination: string;
+                                        amountXlm: string;
+                                        /**
+                                         * @description `pending`/`signed`: being sent; `paid`: on chain; `parked`/`released`: an operator decides.
+                                         * @enum {string}
+                                         */
+                                        state: "pending" | "signed" | "paid" | "parked" | "released";
+                                        /** @description The payout's transaction, once signed. */
+                                        txHash: string | null;
+                                    } | null;
+                                } | null;
+                            };
+                        };
+                    };
+                };
+                /** @description `invalid_account`, `invalid_request` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_account" | "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `not_found` */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "not_found";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `market_disabled` */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "market_disabled";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `rate_limited` */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "rate_limited";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `internal_error` */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "internal_error";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `database_unavailable` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "database_unavailable";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -1,6 +1,7 @@
 // The devnet's HTTP endpoints: the public one (JSON-RPC on POST /, friendbot) with stellar-rpc's request limits
 // (limits.ts), and the admin one (/admin/faults), a separate listener started only when asked for, as stellar-rpc
-// keeps its own admin endpoint off the public port.
+// keeps its own admin endpoint off the public port. The public one answers CORS for any origin, as public RPC
+// providers do: a web page checks what it signs against the chain itself, from the browser (docs/claims.md).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Chain } from "../chain/chain.ts";
@@ -58,6 +59,23 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
     });
     req.on("error", reject);
   });
+}
+
+/**
+ * CORS for the public endpoint: any origin, no credentials (the RPC has no cookies or sessions to protect), as a
+ * public Stellar RPC answers a browser. A preflight is answered for POST with whatever headers the page asks to
+ * send (the SDK adds its own `X-Client-*` headers); Node answers with the headers set here on every reply.
+ */
+function allowAnyOrigin(req: IncomingMessage, res: ServerResponse): boolean {
+  res.setHeader("access-control-allow-origin", "*");
+  if (req.method !== "OPTIONS") return false;
+  res.setHeader("access-control-allow-methods", "POST, GET, OPTIONS");
+  const asked = req.headers["access-control-request-headers"];
+  if (asked !== undefined) res.setHeader("access-control-allow-headers", asked);
+  res.setHeader("access-control-max-age", "86400");
+  res.writeHead(204, { "content-length": 0 });
+  res.end();
+  return true;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -175,7 +193,7 @@ function listen(handle: Handler, host: string, port: number, onUrl: (url: string
   });
 }
 
-/** The public endpoint: JSON-RPC on POST / and friendbot; every other path is 404. */
+/** The public endpoint: JSON-RPC on POST / and friendbot, CORS for any origin; every other path is 404. */
 export function startRpcServer(opts: RpcServerOptions): Promise<RunningServer> {
   const { chain, faults, limits } = opts;
   let baseUrl = "";
@@ -215,6 +233,7 @@ export function startRpcServer(opts: RpcServerOptions): Promise<RunningServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://devnet");
+    if (allowAnyOrigin(req, res)) return;
     if (url.pathname === "/friendbot" && (req.method === "GET" || req.method === "POST")) {
       const reply = friendbot(chain, url.searchParams.get("addr"));
       sendJson(res, reply.status, reply.body);

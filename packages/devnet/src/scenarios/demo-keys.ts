@@ -20,6 +20,10 @@ export const DEMO_ROLES = [
   "escrow",
   // The billing account of `namereg dev` (it only receives; the service never signs with it).
   "billing",
+  // Appended last so every earlier role keeps its place: funded by the scenario, in no claim or name of it.
+  "claimant",
+  // A new buyer for `forsale`: funded like the others, holds nothing. Appended, so the keys above stay put.
+  "buyer",
 ] as const;
 
 export type DemoRole = (typeof DEMO_ROLES)[number];
@@ -40,6 +44,8 @@ export const DEMO_ROLE_NOTES: Readonly<Record<DemoRole, string>> = {
   winner: "owner of namespace winner (an awarded claim)",
   escrow: "the marketplace escrow of namereg dev",
   billing: "the billing account of namereg dev",
+  claimant: "a new claimant: funded, no claim yet",
+  buyer: "a new buyer: funded, holds nothing",
 };
 
 export function demoKeypair(role: DemoRole): Keypair {

@@ -50,6 +50,7 @@ import { directoryRoutes } from "./routes/directory/directory.ts";
 import { discoveryRoutes } from "./routes/discovery/discovery.ts";
 import { federationRoutes } from "./routes/federation/federation.ts";
 import { buyerPrepareRoutes } from "./routes/market/buyer-prepare.ts";
+import { buyerStateRoutes } from "./routes/market/buyer-state.ts";
 import { consoleListingRoutes } from "./routes/market/console-listings.ts";
 import { historyRoutes } from "./routes/market/history.ts";
 import { intentRoutes } from "./routes/market/intent.ts";
@@ -59,6 +60,7 @@ import { sellerConsoleRoutes } from "./routes/market/seller-console.ts";
 import { resolutionRoutes } from "./routes/resolution/resolution.ts";
 import { healthRoutes } from "./routes/status/health.ts";
 import { ledgerRoutes } from "./routes/status/ledger.ts";
+import { networkRoutes } from "./routes/status/network.ts";
 import { statusRoutes } from "./routes/status/status.ts";
 import { streamRoutes } from "./routes/stream/stream.ts";
 import { subnameRoutes } from "./routes/subnames/subnames.ts";
@@ -219,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.register(healthRoutes, routeDeps);
     await app.register(statusRoutes, routeDeps);
     await app.register(ledgerRoutes, routeDeps);
+    await app.register(networkRoutes, routeDeps);
     await app.register(archiveRoutes, routeDeps);
     await app.register(streamRoutes, routeDeps);
     await app.register(authRoutes, routeDeps);
@@ -254,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await scope.register(listingRoutes, market);
       await scope.register(intentRoutes, market);
       await scope.register(buyerPrepareRoutes, market);
+      await scope.register(buyerStateRoutes, market);
       await scope.register(historyRoutes, market);
     });
     if (deps.fastResolve !== false) {

@@ -10,6 +10,10 @@ import { renderOpenApiDocument } from "./openapi-document.ts";
 import { registeredRoutes } from "./plugins/openapi.ts";
 import { declaredRoutes } from "./route-rules.ts";
 
+interface ErrorResponseDoc {
+  content: Record<string, { schema: { properties: { error: { enum: string[] } } } }>;
+}
+
 const COMMITTED = new URL("../../../../docs/openapi.json", import.meta.url);
 
 describe("the OpenAPI document", () => {
@@ -89,7 +93,10 @@ describe("the OpenAPI document", () => {
       "name_expired",
       "name_not_found",
     ]);
-    expect(codes("/v1/resolve/{namespace}/{label}", "get", "400")).toEqual(["invalid_name"]);
+    expect(codes("/v1/resolve/{namespace}/{label}", "get", "400")).toEqual([
+      "invalid_name",
+      "invalid_request",
+    ]);
     // As the handlers answer (docs/api.md): the record says the name is not issued, its history that it is not found.
     expect(codes("/v1/names/{namespace}/{label}", "get", "404")).toEqual([
       "name_expired",
@@ -104,6 +111,44 @@ describe("the OpenAPI document", () => {
       expect.arrayContaining(["billing_disabled", "namespace_changed"]),
     );
     expect(codes("/v1/status", "get", "503")).toEqual(["database_unavailable"]);
+  });
+
+  it("lists the code of every error answer for its status (an unknown query parameter included)", async () => {
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, ErrorResponseDoc | undefined> }>>;
+    };
+    const alice = "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV";
+    const asked: [url: string, path: string, status: number, code: string][] = [
+      ["/v1/status?x=1", "/v1/status", 400, "invalid_request"],
+      ["/v1/stats?x=1", "/v1/stats", 400, "invalid_request"],
+      ["/v1/ledger/head?x=1", "/v1/ledger/head", 400, "invalid_request"],
+      ["/v1/claim-fee?x=1", "/v1/claim-fee", 400, "invalid_request"],
+      ["/v1/resolve/acme/alice?x=1", "/v1/resolve/{namespace}/{label}", 400, "invalid_request"],
+      ["/v1/subnames/acme/alice?limit=17", "/v1/subnames/{namespace}/{label}", 400, "invalid_request"],
+      [`/v1/directory/reverse/${alice}?x=1`, "/v1/directory/reverse/{address}", 400, "invalid_request"],
+      ["/v1/directory/reverse/nope", "/v1/directory/reverse/{address}", 400, "invalid_account"],
+      ["/v1/records/nosuch/alice", "/v1/records/{namespace}/{label}", 404, "namespace_not_found"],
+    ];
+    for (const [url, path, status, code] of asked) {
+      const response = await app.inject({ url });
+      expect({ url, status: response.statusCode, error: response.json().error }).toEqual({
+        url,
+        status,
+        error: code,
+      });
+      const listed =
+        paths[path]?.get?.responses[String(status)]?.content["application/json"]?.schema.properties.error
+          .enum;
+      expect({ url, listed }).toEqual({ url, listed: expect.arrayContaining([code]) });
+    }
+    // A failed contract read on records is 502 node_lookup_failed (docs/api.md), not 503 chain_unavailable.
+    const records = paths["/v1/records/{namespace}/{label}"]?.get?.responses;
+    expect(records?.["502"]?.content["application/json"]?.schema.properties.error.enum).toEqual([
+      "node_lookup_failed",
+    ]);
+    expect(records?.["503"]?.content["application/json"]?.schema.properties.error.enum).toEqual([
+      "database_unavailable",
+    ]);
   });
 
   it("documents every route the app registers", async () => {

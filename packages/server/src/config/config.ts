@@ -50,6 +50,11 @@ export interface Config {
   readonly redisUrl: string | null;
   readonly chain: {
     readonly rpcUrl: string | null;
+    /**
+     * The Stellar RPC named to wallets and the web page (GET /v1/network) for their own checks of what they sign;
+     * null: none, and the page does not announce claims (docs/claims.md).
+     */
+    readonly publicRpcUrl: string | null;
     readonly networkPassphrase: string | null;
     readonly contracts: Readonly<Record<ContractName, ContractConfig>>;
     /**

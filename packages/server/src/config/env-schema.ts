@@ -49,6 +49,20 @@ const publicUrl = () =>
     .refine((url) => !url.includes("?") && !url.includes("#"), { error: "must not have a query or fragment" })
     .transform((url) => url.replace(/\/+$/, ""));
 
+/**
+ * The Stellar RPC the service names to wallets and to its web page (GET /v1/network), which check what they sign
+ * against the chain there rather than trusting the service (docs/claims.md). A browser calls it, so no
+ * credentials in it: whatever it holds every visitor reads.
+ */
+const publicRpcUrl = () =>
+  httpUrl().refine(
+    (url) => {
+      const { username, password } = new URL(url);
+      return username === "" && password === "";
+    },
+    { error: "must not carry credentials: every visitor of the web app reads it" },
+  );
+
 const redisUrl = () => z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" });
 
 const databaseUrl = () =>
@@ -219,6 +233,7 @@ const envShape = {
   READ_REPLICA_MAX_LAG_SECONDS: variable(integer(1, 86_400).default(30)),
   REDIS_URL: variable(redisUrl().optional()),
   RPC_URL: variable(httpUrl().optional()),
+  PUBLIC_RPC_URL: variable(publicRpcUrl().optional()),
   NETWORK_PASSPHRASE: variable(text("a network passphrase").optional()),
   REGISTRY_ID: variable(contractId().optional()),
   ALLOCATOR_ID: variable(contractId().optional()),

@@ -35,7 +35,7 @@ describe("loadConfig defaults", () => {
       metricsEnabled: true,
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 },
       redisUrl: null,
-      chain: { rpcUrl: null, networkPassphrase: null },
+      chain: { rpcUrl: null, publicRpcUrl: null, networkPassphrase: null },
       rateLimit: { perMinute: 600, intentPerMinute: 10 },
       stream: { maxPerIp: 10, heartbeatMs: 15_000 },
       changes: { retentionDays: 7 },
@@ -223,6 +223,8 @@ describe("loadConfig validation", () => {
     ["BILLING_PRICE_XLM", "-3", /XLM amount/],
     ["SESSION_SECRET", "short", /at least 32/],
     ["HOME_DOMAIN", "https://names.example.com", /host name/],
+    ["PUBLIC_RPC_URL", "wss://rpc.example", /http:\/\/ or https:\/\/ URL/],
+    ["PUBLIC_RPC_URL", "https://user:key@rpc.example", /must not carry credentials/],
   ])("rejects %s=%j", (variable, value, message) => {
     const problems = problemsOf({ [variable]: value });
     expect(Object.keys(problems)).toEqual([variable]);
@@ -305,6 +307,23 @@ describe("loadConfig validation", () => {
     // Development and role-less tools are not serving anyone.
     expect(() => loadConfig({})).not.toThrow();
     expect(() => loadConfig({}, { role: "dev" })).not.toThrow();
+  });
+
+  it("takes a public RPC for wallets, https when serving unless it is this machine's own", () => {
+    const serving = { SESSION_SECRET: "s".repeat(32), HOME_DOMAIN: "names.example.com" };
+    const url = "https://soroban-testnet.stellar.org";
+    expect(loadConfig({ ...serving, PUBLIC_RPC_URL: url }, { role: "serve" }).chain.publicRpcUrl).toBe(url);
+    expect(problemsOf({ ...serving, PUBLIC_RPC_URL: "http://rpc.example:8000" }, "serve")).toEqual({
+      PUBLIC_RPC_URL:
+        'must be an https:// URL for `namereg serve` (got "http://rpc.example:8000"): browsers and wallets check transactions against it',
+    });
+    const local = "http://127.0.0.1:8000";
+    expect(loadConfig({ ...serving, PUBLIC_RPC_URL: local }, { role: "serve" }).chain.publicRpcUrl).toBe(
+      local,
+    );
+    expect(loadConfig({ PUBLIC_RPC_URL: "http://devnet:8000" }, { role: "dev" }).chain.publicRpcUrl).toBe(
+      "http://devnet:8000",
+    );
   });
 
   it("lists every bad variable at once, in one human message", () => {

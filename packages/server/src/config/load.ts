@@ -115,7 +115,25 @@ function servingProblems(env: Env, role: "serve" | "start"): RelationProblem[] {
         `\`namereg ${role}\`${home === "" ? "" : ` (got ${JSON.stringify(home)})`}; \`namereg dev\` is the way to run without one`,
     });
   }
+  // A page served over https may not call a plain-http RPC (mixed content), and a chain view anyone on the path
+  // can rewrite is no check at all: outside development the public RPC is https, unless it is this machine's own.
+  const publicRpc = (env.PUBLIC_RPC_URL ?? "").trim();
+  if (publicRpc.startsWith("http://") && !LOCAL_HOST.test(hostOf(publicRpc))) {
+    problems.push({
+      variable: "PUBLIC_RPC_URL",
+      message: `must be an https:// URL for \`namereg ${role}\` (got ${JSON.stringify(publicRpc)}): browsers and wallets check transactions against it`,
+    });
+  }
   return problems;
+}
+
+/** The host (and port) of a URL, "" when it is not one (the schema reports that). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
 }
 
 function withValue(message: string, variable: string, raw: string | undefined): string {
@@ -178,6 +196,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     redisUrl: env.REDIS_URL ?? null,
     chain: {
       rpcUrl: env.RPC_URL ?? null,
+      publicRpcUrl: env.PUBLIC_RPC_URL ?? null,
       networkPassphrase: env.NETWORK_PASSPHRASE ?? null,
       contracts,
       legacyLabelsFile: env.LEGACY_LABELS_FILE === undefined ? null : resolve(env.LEGACY_LABELS_FILE),

@@ -4,7 +4,8 @@
 export { contractEnv, devCommand } from "./commands/dev.ts";
 export { indexCommand } from "./commands/index-command.ts";
 export { migrateCommand } from "./commands/migrate.ts";
-export { openRuntime, type Runtime, startApi } from "./commands/runtime.ts";
+export { openRuntime, type Runtime } from "./commands/runtime.ts";
 export { serveCommand } from "./commands/serve.ts";
 export { startCommand } from "./commands/start.ts";
+export { startApi } from "./commands/start-api.ts";
 export { untilSignal } from "./commands/until-signal.ts";

@@ -1,6 +1,6 @@
 // `namereg dev` as a person runs it, a real process with its own devnet: MARKET_ENABLED=false keeps the demo's
 // marketplace off (its routes answer 409 market_disabled, no escrow watcher, no listing seeded) while the rest of
-// the demo, billing included, runs as usual.
+// the demo, billing included, runs as usual; its devnet's RPC is the public RPC the web app checks claims against.
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,11 +17,13 @@ const START_BOUND_MS = 130_000;
 describe("namereg dev with MARKET_ENABLED=false", () => {
   let child: ChildProcess | undefined;
   let api = "";
+  let devnetUrl = "";
   const output: string[] = [];
 
   beforeAll(async () => {
     const [port, devnetPort] = [await freePort(), await freePort()];
     api = `http://127.0.0.1:${port}`;
+    devnetUrl = `http://127.0.0.1:${devnetPort}`;
     child = spawnInGroup(process.execPath, [CLI, "dev"], {
       env: {
         PATH: process.env.PATH,
@@ -107,5 +109,20 @@ describe("namereg dev with MARKET_ENABLED=false", () => {
     expect(output.join("")).toContain(`${"alice".padEnd(10)} ${alice?.account}`);
     const page = await (await fetch(`${api}/name/alice.acme`)).text();
     expect(page).toContain('<meta name="namereg-demo-wallet" content="/dev/demo-wallet">');
+  });
+
+  it("names its devnet's RPC as the public RPC, which answers a page from the app's origin (CORS)", async () => {
+    const network = await fetch(`${api}/v1/network`);
+    expect(network.status).toBe(200);
+    expect(await network.json()).toEqual({
+      network: "Standalone Network ; February 2017",
+      publicRpcUrl: devnetUrl,
+    });
+    const preflight = await fetch(devnetUrl, {
+      method: "OPTIONS",
+      headers: { origin: api, "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
 });

@@ -48,11 +48,37 @@ export interface PreparedPayment {
   readonly submit: SubmitTo;
 }
 
+/**
+ * A prepared claim announcement (`announce` on the allocator, with the fee's transfer beneath it): more than
+ * verifyPrepared allows (it refuses any authorisation under the call), so it is held by @namereg/client's
+ * verifyAnnounce instead, which re-reads the allocator's fee policy from `rpcUrl` — a public RPC, not this
+ * service — and checks the allocator, the claimant, the label, basis and evidence, the native-token transfer of
+ * exactly that fee and the network fee (docs/api.md "Claim fee", rule 2).
+ */
+export interface PreparedAnnounce {
+  readonly kind: "announce";
+  readonly xdr: string;
+  readonly network: string;
+  /** The public RPC the deployment names (GET /v1/network) for this check. */
+  readonly rpcUrl: string;
+  /** The allocator the reviewed quote named; verifyAnnounce holds the call and the fee's transfer to it. */
+  readonly allocatorId: string;
+  readonly label: string;
+  readonly basis: readonly string[];
+  readonly evidence: readonly { readonly label: string; readonly url: string }[];
+  /** The verified announcement in words, one sentence a line; `feeStroops` is the fee as the chain's policy has it. */
+  readonly describe: (feeStroops: string) => readonly string[];
+  readonly submit: SubmitTo;
+}
+
 export interface Action {
   /** What the person asked for, in words: the review's heading ("Create subname pay.alice.acme"). */
   readonly title: string;
   /** Asks the service to build the transaction for the wallet's account (a prepare route through the client). */
-  prepare(wallet: ConnectedWallet, session: Session): Promise<PreparedAction | PreparedPayment>;
+  prepare(
+    wallet: ConnectedWallet,
+    session: Session,
+  ): Promise<PreparedAction | PreparedPayment | PreparedAnnounce>;
   /** A page of this app that shows the result, offered after success. */
   readonly result?: { readonly href: string; readonly label: string };
 }

@@ -3,13 +3,22 @@
 // network, the wallet's account as source, exactly the one asked-for call, no other authorisation, the fee bound,
 // an upper time bound), then reads the call back out of the verified envelope for the words; `signAndSubmit` has
 // the wallet sign that very envelope, submits it and follows a 202 by submitting the same signed envelope again
-// (docs/api.md "Prepare and submit": idempotent, never a second transaction) until the network decides.
-import { verifyPrepared, verifyPreparedPayment } from "@namereg/client";
-import { Address, type Transaction } from "@stellar/stellar-sdk";
+// (docs/api.md "Prepare and submit": idempotent, never a second transaction) until the network decides. A claim
+// announcement is checked by verifyAnnounce against the deployment's public RPC instead (action.ts).
+import {
+  DEFAULT_MAX_FEE_STROOPS,
+  DEFAULT_MAX_VALIDITY_SECONDS,
+  PreparedTransactionRejected,
+  verifyAnnounce,
+  verifyPrepared,
+  verifyPreparedPayment,
+} from "@namereg/client";
+import { Address, FeeBumpTransaction, type Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { api, unwrap } from "../api.ts";
+import { AnnounceRefused } from "../errors.ts";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
-import type { Action, PreparedAction, PreparedPayment, SubmitTo } from "./action.ts";
+import type { Action, PreparedAction, PreparedAnnounce, PreparedPayment, SubmitTo } from "./action.ts";
 import { feeInXlm, networkInWords, validUntil } from "./words.ts";
 
 /** What the person reviews before signing, every part read from the verified envelope. */
@@ -27,7 +36,7 @@ export interface Review {
   readonly source: string;
   /** A public explorer's address for a transaction hash on this network, if it has one (not a local network). */
   readonly explorer: string | null;
-  readonly prepared: PreparedAction | PreparedPayment;
+  readonly prepared: PreparedAction | PreparedPayment | PreparedAnnounce;
   /** A payment's destination, amount and memo, read from the verified envelope (null for a contract call). */
   readonly payment: {
     readonly destination: string;
@@ -53,7 +62,10 @@ const PAUSE_MS = 2000;
 
 export async function review(action: Action, wallet: ConnectedWallet, session: Session): Promise<Review> {
   const prepared = await action.prepare(wallet, session);
-  if ("kind" in prepared) return paymentReview(action, prepared, wallet);
+  if ("kind" in prepared)
+    return prepared.kind === "announce"
+      ? announceReview(action, prepared, wallet)
+      : paymentReview(action, prepared, wallet);
   const { transaction, feeStroops } = verifyPrepared(prepared, {
     networkPassphrase: wallet.networkPassphrase,
     source: wallet.account,
@@ -114,6 +126,61 @@ function paymentReview(action: Action, prepared: PreparedPayment, wallet: Connec
       amount: xlm,
       memo: `${memoHex} (${prepared.memoWords})`,
     },
+  };
+}
+
+/**
+ * A claim announcement's review: verifyAnnounce re-reads the allocator's policy from the public RPC and holds the
+ * envelope to the reviewed label, basis and evidence, the signed-in claimant and exactly that fee; a refusal is
+ * thrown as AnnounceRefused, which errors.ts says in words by its reason. The validity window is checked here as
+ * verifyPrepared checks it: verifyAnnounce does not look at time bounds.
+ */
+async function announceReview(
+  action: Action,
+  prepared: PreparedAnnounce,
+  wallet: ConnectedWallet,
+): Promise<Review> {
+  if (prepared.network !== wallet.networkPassphrase) {
+    throw new PreparedTransactionRejected(
+      "network_mismatch",
+      `prepared for "${prepared.network}", the wallet signs for "${wallet.networkPassphrase}"`,
+    );
+  }
+  const verified = await verifyAnnounce(prepared.xdr, {
+    rpcUrl: prepared.rpcUrl,
+    allocatorId: prepared.allocatorId,
+    label: prepared.label,
+    basis: prepared.basis,
+    evidence: prepared.evidence,
+    maxFeeStroops: DEFAULT_MAX_FEE_STROOPS,
+    claimant: wallet.account,
+    networkPassphrase: wallet.networkPassphrase,
+  });
+  if (!verified.ok) throw new AnnounceRefused(verified.reason, verified.detail);
+  const decoded = TransactionBuilder.fromXDR(prepared.xdr, wallet.networkPassphrase);
+  // verifyAnnounce refused a fee bump already; this narrows the type.
+  if (decoded instanceof FeeBumpTransaction) throw new Error("a fee bump is never prepared");
+  const maxTime = BigInt(decoded.timeBounds?.maxTime ?? "0");
+  if (maxTime === 0n || maxTime > BigInt(Math.floor(Date.now() / 1000) + DEFAULT_MAX_VALIDITY_SECONDS)) {
+    throw new PreparedTransactionRejected(
+      "validity_too_long",
+      maxTime === 0n ? "the transaction has no upper time bound" : `valid until ${maxTime}`,
+    );
+  }
+  const call = callOf(decoded);
+  return {
+    title: action.title,
+    lines: prepared.describe(verified.fee.amount),
+    contractWords: "the claim allocator",
+    contractId: call.contractId,
+    fn: call.fn,
+    network: networkInWords(wallet.networkPassphrase),
+    fee: feeInXlm(BigInt(verified.networkFeeStroops)),
+    validUntil: validUntil(maxTime),
+    source: decoded.source,
+    explorer: EXPLORERS[wallet.networkPassphrase] ?? null,
+    prepared,
+    payment: null,
   };
 }
 

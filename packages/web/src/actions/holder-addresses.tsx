@@ -1,12 +1,12 @@
-// A name page's network addresses for the name's holder: each network the namespace allows with the name's address
-// there (read live), a form to set one and a button to remove each, through the action flow. Shown only to the
-// signed-in holder of a name in a namespace with a resolver.
+// A name page's network addresses: each network the namespace allows with the name's address there (read live).
+// Everyone reads the list; the signed-in holder also gets a form to set one and a button to remove each, through
+// the action flow. Nothing is shown for a namespace without a resolver.
 //
 // Use: `<HolderAddresses name="alice.acme" namespace="acme" label="alice" holder={record.holder} />` on the name page.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { ErrorNote, Mono, useLoad } from "../ui.tsx";
+import { ErrorNote, type Loaded, Mono, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
@@ -38,13 +38,11 @@ export function HolderAddresses(props: {
   const session = useSession();
   const [read, setRead] = useState(0);
   const holder = session?.account === props.holder;
-  const loaded = useLoad(`addr:${props.name}:${holder}:${read}`, () =>
-    holder ? addresses(props.namespace, props.label) : Promise.resolve(null),
-  );
+  const loaded = useLoad(`addr:${props.name}:${read}`, () => addresses(props.namespace, props.label));
   const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [network, setNetwork] = useState("");
   const [address, setAddress] = useState("");
-  if (!holder) return null;
+  if (!holder) return <NetworkAddresses loaded={loaded} />;
   // The last list read stays on screen while the next one loads, and so does the flow that changed it.
   const current = loaded.state === "ok" ? loaded.value : null;
   if (loaded.state === "ok" && current === null && run === null) return null;
@@ -129,6 +127,33 @@ export function HolderAddresses(props: {
           onClose={() => setRun(null)}
         />
       )}
+    </section>
+  );
+}
+
+/** The list as anyone reads it: an address, or "none", per allowed network; a failed read is said in words. */
+function NetworkAddresses(props: {
+  readonly loaded: Loaded<Awaited<ReturnType<typeof addresses>>>;
+}): JSX.Element | null {
+  const { loaded } = props;
+  if (loaded.state === "loading" || (loaded.state === "ok" && loaded.value === null)) return null;
+  return (
+    <section aria-labelledby="network-addresses-title">
+      <h3 id="network-addresses-title">Network addresses</h3>
+      {loaded.state === "error" ? <ErrorNote error={loaded.error} /> : null}
+      {loaded.state === "ok" && loaded.value !== null ? (
+        loaded.value.length === 0 ? (
+          <p>The namespace allows no network addresses.</p>
+        ) : (
+          <ul class="plain-list" aria-label="Addresses on other networks">
+            {loaded.value.map((c) => (
+              <li key={c.network}>
+                {c.network}: {c.address === null ? "none" : <Mono>{c.address}</Mono>}
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
     </section>
   );
 }

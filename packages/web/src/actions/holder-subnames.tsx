@@ -1,12 +1,15 @@
 // A name page's subname controls for the name's holder: create `child.<name>` paying to an account, or remove an
 // active subname, each through the action flow (review in words, sign in the wallet, follow to the result).
-// Shown in full only to the signed-in holder; anyone else reads one line saying who can.
+// Shown in full only to the signed-in holder; anyone else reads one line saying who can (and, under a policy that
+// forbids new subnames, that nobody can create one).
 //
-// Use: `<HolderSubnames name="alice.acme" holder={record.holder} subnames={list} onChanged={reload} />` under the
+// Use: `<HolderSubnames name="alice.acme" holder={record.holder} subnames={list} policy={list.policy}
+// onChanged={reload} />` under the
 // name page's subname list.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { useSession } from "../wallet/session.ts";
+import { subnameManagement } from "../words.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
 
@@ -15,19 +18,19 @@ export function HolderSubnames(props: {
   readonly holder: string;
   /** The name's subnames as the list route gave them (only active ones can be removed). */
   readonly subnames: readonly { readonly name: string; readonly active: boolean }[];
+  /** The namespace's subname policy as the list route gave it; null until it is read. */
+  readonly policy: string | null;
   readonly onChanged: () => void;
-}): JSX.Element {
+}): JSX.Element | null {
   const session = useSession();
   const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [child, setChild] = useState("");
   const [payTo, setPayTo] = useState(props.holder);
   const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
-  if (session?.account !== props.holder)
-    return (
-      <p class="hint">
-        The holder of {props.name} can create and remove its subnames here after signing in with their wallet.
-      </p>
-    );
+  if (session?.account !== props.holder) {
+    const who = subnameManagement(props.name, props.policy);
+    return who === null ? null : <p class="hint">{who}</p>;
+  }
   const active = props.subnames.filter((s) => s.active);
   const busy = run !== null;
   return (

@@ -1,7 +1,9 @@
 // The claim queue (pending, objected, awarded): each claim with its basis, evidence, the claimant's response and
-// its objections, as a card per claim (readable at phone width without a table), and a quote of the claim fee.
+// its objections, as a card per claim (readable at phone width without a table); the claimant's controls, announcing
+// a claim, and a quote of the claim fee.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { AnnouncePanel } from "../actions/announce-panel.tsx";
 import { ClaimantPanel } from "../actions/claimant-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { fromBaseUnits, objectionWindow } from "../format.ts";
@@ -93,7 +95,7 @@ function Group(props: { id: string; title: string; claims: readonly Claim[]; emp
 }
 
 export function ClaimsPage(): JSX.Element {
-  // Read again after the claimant withdraws a claim (ClaimantPanel).
+  // Read again after the claimant withdraws a claim (ClaimantPanel) or announces one (AnnouncePanel).
   const [read, setRead] = useState(0);
   const queue = useLoad(`allocations:${read}`, loadQueue);
   // `/claims#claim-1` (a claim's link elsewhere in the app): once the queue is shown, go to that claim.
@@ -131,6 +133,7 @@ export function ClaimsPage(): JSX.Element {
         open={queue.state === "ok" ? [...queue.value.pending, ...queue.value.objected] : []}
         onChanged={() => setRead((n) => n + 1)}
       />
+      <AnnouncePanel onChanged={() => setRead((n) => n + 1)} />
       <Quote />
     </Page>
   );

@@ -77,9 +77,9 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   );
   const refusal = record.state === "error" ? record.error : null;
   const refused = refusal?.code ?? null;
-  // Never issued, or an unknown namespace: one answer, not four. A reclaimed name is not issued either, but it
-  // has a history, which is then all there is to show.
-  if (refusal !== null && refused === "namespace_not_found")
+  // Never issued, an unknown namespace or a segment that is no label (the server's one rule): one answer, not
+  // four. A reclaimed name is not issued either, but it has a history, which is then all there is to show.
+  if (refusal !== null && (refused === "namespace_not_found" || refused === "invalid_name"))
     return (
       <Page title={props.name}>
         <ErrorNote error={refusal} />
@@ -95,6 +95,8 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
       </Page>
     );
   const issued = refused !== "name_not_issued";
+  // An expired name's records answer the same name_expired as its record above: said once, there.
+  const recordsShown = issued && refused !== "name_expired";
   return (
     <Page title={props.name}>
       <p class="hint">
@@ -129,7 +131,7 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           />
         )}
       />
-      {issued ? (
+      {recordsShown ? (
         <>
           <h2>Records</h2>
           <Section
@@ -151,6 +153,14 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               holder={record.value.holder}
               records={records.state === "ok" ? records.value : null}
               onChanged={() => setRecordsRead((n) => n + 1)}
+            />
+          ) : null}
+          {record.state === "ok" ? (
+            <HolderAddresses
+              name={props.name}
+              namespace={props.namespace}
+              label={props.label}
+              holder={record.value.holder}
             />
           ) : null}
         </>
@@ -202,15 +212,8 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               name={props.name}
               holder={record.value.holder}
               subnames={subnames.state === "ok" ? subnames.value.subnames : []}
+              policy={subnames.state === "ok" ? subnames.value.policy : null}
               onChanged={() => setSubnamesRead((n) => n + 1)}
-            />
-          ) : null}
-          {record.state === "ok" ? (
-            <HolderAddresses
-              name={props.name}
-              namespace={props.namespace}
-              label={props.label}
-              holder={record.value.holder}
             />
           ) : null}
         </>

@@ -101,7 +101,11 @@ function SignInDialog(props: {
   const busy = step.state === "waiting";
   return (
     <div class="dialog-body">
-      <h2 id="sign-in-title">Sign in with a wallet</h2>
+      {/* The dialog opens on its title: the wallets below load after it opens, so without this the first
+          focusable element (the status line at the end) took the focus and Tab went straight to Cancel. */}
+      <h2 id="sign-in-title" tabIndex={-1} autofocus>
+        Sign in with a wallet
+      </h2>
       <p class="hint">
         Your wallet signs a one-time challenge that proves the account is yours (SEP-10). It cannot be
         submitted to the network, and your secret key never leaves the wallet.
@@ -147,7 +151,8 @@ function DemoWalletChoice(props: {
       <fieldset>
         <legend>Demo wallet (namereg dev only)</legend>
         <p class="hint">
-          Signs in the page with the demo keys `namereg dev` prints. Never offered by a real service.
+          Signs in the page with the demo keys <code>namereg dev</code> prints. Never offered by a real
+          service.
         </p>
         {demo === null ? <p class="hint">Loading the demo accounts…</p> : null}
         {demo !== null && "code" in demo ? <ErrorNote error={demo} /> : null}

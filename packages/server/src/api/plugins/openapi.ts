@@ -10,6 +10,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-pro
 import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
 import { changeWebhooks } from "../change-webhooks.ts";
 import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
+import { refusesUnknownQuery } from "./unknown-query.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -66,7 +67,10 @@ function errorResponses(
   listed: ErrorCodes | undefined,
 ): Record<string, object> {
   if (listed === undefined) return genericErrorResponses(method, url, hasBody);
-  const codes = new Set([...listed, ...COMMON_ERRORS, ...(hasBody ? BODY_ERRORS : [])]);
+  // A /v1 read refuses unknown and repeated query parameters before its handler (unknown-query.ts), whatever the
+  // route itself declares.
+  const queryErrors: ErrorCodes = refusesUnknownQuery([method], url) ? ["invalid_request"] : [];
+  const codes = new Set([...listed, ...COMMON_ERRORS, ...(hasBody ? BODY_ERRORS : []), ...queryErrors]);
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = statusOfApiError(code);

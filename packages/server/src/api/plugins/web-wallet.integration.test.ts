@@ -305,6 +305,9 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await page.goto(`${base}/`);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
+    await dialog.waitFor();
+    // It opens on its title, so Tab walks the wallets from the top rather than jumping to Cancel.
+    expect(await focused()).toBe("Sign in with a wallet");
     const wallets = dialog.getByRole("region", { name: "Browser wallets" });
     await wallets.getByRole("list").waitFor();
     // No extension in this Chromium: Freighter is offered as a link to get it; Albedo, a web wallet, can be used.

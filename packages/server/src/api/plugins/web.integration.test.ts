@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { DEMO_TEXT } from "@namereg/devnet";
+import { DEMO_ETHEREUM, DEMO_TEXT } from "@namereg/devnet";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type MarketHarness, startMarketHarness } from "../../../test/fixtures/market.ts";
@@ -268,6 +268,13 @@ describe("the web page in Chromium", () => {
     );
     const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
     expect(await holder.innerText()).toMatch(/^G[A-Z2-7]{55}$/);
+    // Its network addresses, read live, for anyone (not only its signed-in holder): acme allows two networks.
+    const networks = page.getByRole("list", { name: "Addresses on other networks" });
+    await networks.waitFor();
+    expect(await networks.locator("li").allInnerTexts()).toEqual([
+      `ethereum: ${DEMO_ETHEREUM}`,
+      "bitcoin: none",
+    ]);
     // The timeline, newest first: the record changes the demo made after issuing alice.acme, then the issue.
     const history = page
       .locator("table", { has: page.locator("caption", { hasText: "History" }) })
@@ -438,11 +445,22 @@ describe("the web page in Chromium", () => {
     expect(await expired.locator("p").first().innerText()).toBe(
       "This name has expired; its records no longer resolve.",
     );
+    // Its history is still there, and the expiry is said once, not again under Records.
+    await page.locator("table", { has: page.locator("caption", { hasText: "History" }) }).waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
     await page.goto(`${base}/name/a..acme`);
     const invalid = page.locator('[data-code="invalid_name"]').first();
     await invalid.waitFor();
     expect(await invalid.locator("p").first().innerText()).toMatch(/^That is not a valid name\./);
+    // A label the server refuses (the one rule for name segments): said once, not by every section.
+    await page.goto(`${base}/name/bad_label.acme`);
+    await page.locator('[data-code="invalid_name"]').first().waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
     expect(await page.locator("body").innerText()).not.toMatch(/answered \d{3}/);
+    // plain's policy refuses new subnames: carol.plain's page does not promise its holder can create one.
+    await page.goto(`${base}/name/carol.plain`);
+    await page.getByText(/^Namespace plain allows no new subnames now/).waitFor();
+    expect(await page.getByText("can create and remove its subnames").count()).toBe(0);
   });
 
   it("shows the claim queue: each claim's state in words, basis, evidence and objections, its namespace a link", async () => {

@@ -101,6 +101,8 @@ export const marketPayments = pgTable(
   (t) => [
     index("market_payments_state_idx").on(t.state),
     index("market_payments_listing_idx").on(t.listingId),
+    // A buyer's deposits by their intents' memos (GET /v1/market/listings/{id}/buyers/{account}, polled by the page).
+    index("market_payments_memo_idx").on(t.memo),
   ],
 );
 

@@ -47,6 +47,9 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     PUBLIC_URL: env.PUBLIC_URL ?? `http://${reachableHost(env.HOST)}:${port}`,
     DATA_DIR: dataDir,
     RPC_URL: devnet.rpcUrl,
+    // What the web page checks an announcement against from the browser (the devnet answers CORS); a developer
+    // opening the page from another machine names a URL that machine reaches.
+    PUBLIC_RPC_URL: env.PUBLIC_RPC_URL ?? devnet.rpcUrl,
     NETWORK_PASSPHRASE: devnet.networkPassphrase,
     LOG_LEVEL: env.LOG_LEVEL ?? "warn",
     // A developer's receiver is on this machine, over plain http (docs/webhooks.md); an explicit false stays.
@@ -142,7 +145,8 @@ function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): st
     "try:",
     `  curl ${api}/v1/status`,
     `  curl ${api}/v1/resolve/acme/alice`,
-    `  curl ${api}/v1/events?namespace=acme`,
+    // Quoted: a `?` unquoted is a glob to zsh ("no matches found").
+    `  curl '${api}/v1/events?namespace=acme'`,
     ...(features.market ? [`  curl ${api}/v1/market/listings`] : []),
     "",
     "Ctrl-C stops everything.",

@@ -1,14 +1,9 @@
-// What every subcommand opens first: the configuration for its role, the logger and the migrated database;
-// and the API listener the serving commands start.
+// What every subcommand opens first: the configuration for its role, the logger and the migrated database.
+// The API's listener is start-api.ts: an operator command opening a runtime never loads the API.
 import { type Logger, pino } from "pino";
-import { coalescedHead } from "../../api/chain-head.ts";
-import { type App, type AppDeps, buildApp } from "../../api/index.ts";
 import { loggerOptions } from "../../api/logger.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
 import { type Config, describeConfig, type Env, loadConfigOrExit, type Role } from "../../config/index.ts";
 import { type Database, openDatabase } from "../../db/index.ts";
-import type { ServiceMetrics } from "../../metrics/service-metrics.ts";
 
 export interface Runtime {
   config: Config;
@@ -32,31 +27,4 @@ export async function openRuntime(
   });
   await database.migrate();
   return { config, logger, database };
-}
-
-/** What a command adds to the app beyond its configuration: `namereg dev`'s Demo wallet. */
-export type ApiExtras = Pick<AppDeps, "demoWallet">;
-
-export async function startApi(
-  rt: Runtime,
-  metrics?: ServiceMetrics,
-  extras: ApiExtras = {},
-): Promise<{ app: App; url: string }> {
-  const { config } = rt;
-  const rpc =
-    config.chain.rpcUrl === null ? null : new RpcClient(config.chain.rpcUrl, { retries: 0, timeoutMs: 2000 });
-  const { rpcUrl, networkPassphrase } = config.chain;
-  const app = await buildApp({
-    config,
-    db: rt.database,
-    logger: rt.logger,
-    ...extras,
-    ...(metrics === undefined ? {} : { metrics }),
-    ...(rpc === null ? {} : { chain: coalescedHead({ head: () => rpc.getLatestLedger() }) }),
-    ...(rpcUrl === null || networkPassphrase === null
-      ? {}
-      : { chainClient: new ChainClient(rpcUrl, networkPassphrase) }),
-  });
-  const url = await app.listen({ port: config.port, host: config.host });
-  return { app, url };
 }

@@ -1,6 +1,7 @@
 import type { Env } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
-import { openRuntime, startApi } from "./runtime.ts";
+import { openRuntime } from "./runtime.ts";
+import { startApi } from "./start-api.ts";
 import { untilSignal } from "./until-signal.ts";
 
 export async function serveCommand(env?: Env): Promise<void> {

@@ -5,7 +5,8 @@ import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { type ApiExtras, openRuntime, startApi } from "./runtime.ts";
+import { openRuntime } from "./runtime.ts";
+import { type ApiExtras, startApi } from "./start-api.ts";
 import { untilSignal } from "./until-signal.ts";
 
 /** API and indexer in one process (the single-machine deployment). */

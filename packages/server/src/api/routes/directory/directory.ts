@@ -43,7 +43,8 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
         response: { 200: ReverseResponse },
       },
       config: {
-        validationCode: "invalid_account",
+        // The spec's code for a bad address; an unknown query parameter stays invalid_request as on every route.
+        validationCode: (field: string) => (field === "address" ? "invalid_account" : undefined),
         ...routeRules("global", ["invalid_account", "invalid_request"]),
       },
     },

@@ -66,6 +66,24 @@ describe("deposit intents on PostgreSQL", () => {
     );
   });
 
+  it("answers 400 invalid_account for a missing, non-string or malformed account, and invalid_request for another field", async () => {
+    const mint = (payload: object, remoteAddress: string) =>
+      h.app.inject({
+        method: "POST",
+        url: `/v1/market/listings/${listingId}/intent`,
+        payload,
+        remoteAddress,
+      });
+    for (const [i, payload] of [{}, { account: 7 }, { account: "GABC" }].entries()) {
+      const r = await mint(payload, `10.8.${i}.1`);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().error).toBe("invalid_account");
+      expect(r.json().detail).toMatch(/^account: /);
+    }
+    const extra = await mint({ account: Keypair.random().publicKey(), amount: "1" }, "10.8.9.1");
+    expect([extra.statusCode, extra.json().error]).toEqual([400, "invalid_request"]);
+  });
+
   it("limits intent minting to 10 a minute per IP, apart from the global limit", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {

@@ -51,18 +51,23 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
       schema: {
         summary: "Buyer: announce an intent to buy, with the payment to make",
         params: z.object({ id: z.string().max(64) }),
-        body: z.object({ account: z.string().max(128) }),
+        body: z.strictObject({ account: z.string().max(128) }),
         response: { 200: IntentResponse },
       },
-      config: routeRules("intent", [
-        ...MARKET_ERRORS,
-        "invalid_request",
-        "invalid_account",
-        "not_found",
-        "listing_not_active",
-        "intent_conflict",
-        "chain_unavailable",
-      ]),
+      config: {
+        // The spec's code for a missing or malformed `account` (docs/api.md §4.4); other bad input stays
+        // invalid_request.
+        validationCode: (field: string) => (field === "account" ? "invalid_account" : undefined),
+        ...routeRules("intent", [
+          ...MARKET_ERRORS,
+          "invalid_request",
+          "invalid_account",
+          "not_found",
+          "listing_not_active",
+          "intent_conflict",
+          "chain_unavailable",
+        ]),
+      },
     },
     async (request, reply) => {
       noStore(reply);

@@ -1,8 +1,15 @@
 // The marketplace routes' reads and writes of the mirror (listings.ts, history.ts, intent.ts, console-listings.ts,
-// buyer-prepare.ts, seller-console.ts);
+// buyer-prepare.ts, seller-console.ts, buyer-state.ts);
 // which listings are open to buyers is one condition of its own (open-listings.ts).
-import { and, desc, eq, gt, inArray } from "drizzle-orm";
-import { marketIntents, marketListings, marketPayments, marketSales } from "../../../db/tables.ts";
+import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
+import {
+  marketIntents,
+  marketListings,
+  marketPayments,
+  marketPayouts,
+  marketSales,
+  namespaces,
+} from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 import { openListing } from "./open-listings.ts";
 
@@ -170,4 +177,85 @@ export async function currentIntentsOf(
     );
   const held = new Set(funded.map((f) => f.intentId));
   return intents.map((intent) => ({ ...intent, funded: held.has(intent.id) }));
+}
+
+/** The buyer's intent on the listing that a new mint would return or rotate (not superseded; maybe expired). */
+export async function latestIntentOf(db: Db, listingId: string, buyer: string): Promise<Intent | undefined> {
+  const [intent] = await db
+    .select()
+    .from(marketIntents)
+    .where(
+      and(
+        eq(marketIntents.listingId, listingId),
+        eq(marketIntents.buyer, buyer),
+        eq(marketIntents.superseded, false),
+      ),
+    );
+  return intent;
+}
+
+export type Payment = typeof marketPayments.$inferSelect;
+export type Payout = typeof marketPayouts.$inferSelect;
+
+/**
+ * The newest payment the escrow received on any of the buyer's memos for the listing (superseded intents too: a
+ * late payment on an old memo is still the buyer's), with the obligations it created, oldest first.
+ */
+export async function latestDepositOf(
+  db: Db,
+  listingId: string,
+  buyer: string,
+): Promise<{ payment: Payment; payouts: Payout[] } | undefined> {
+  const memos = db
+    .select({ memo: marketIntents.memo })
+    .from(marketIntents)
+    .where(and(eq(marketIntents.listingId, listingId), eq(marketIntents.buyer, buyer)));
+  const [payment] = await db
+    .select()
+    .from(marketPayments)
+    .where(and(eq(marketPayments.memoType, "hash"), inArray(marketPayments.memo, memos)))
+    .orderBy(desc(marketPayments.toid), desc(marketPayments.operationIndex))
+    .limit(1);
+  if (payment === undefined) return undefined;
+  const payouts = await db
+    .select()
+    .from(marketPayouts)
+    .where(eq(marketPayouts.paymentId, payment.id))
+    .orderBy(asc(marketPayouts.createdAt), asc(marketPayouts.id));
+  return { payment, payouts };
+}
+
+/** The sale that settled the listing, with the seller's payout (its obligation) when the escrow wrote one. */
+export async function saleOfListing(
+  db: Db,
+  listingId: string,
+): Promise<{ sale: typeof marketSales.$inferSelect; sellerPayout: Payout | undefined } | undefined> {
+  const [sale] = await db.select().from(marketSales).where(eq(marketSales.listingId, listingId)).limit(1);
+  if (sale === undefined) return undefined;
+  const [sellerPayout] = await db
+    .select()
+    .from(marketPayouts)
+    .innerJoin(marketPayments, eq(marketPayments.id, marketPayouts.paymentId))
+    .where(
+      and(
+        eq(marketPayments.listingId, listingId),
+        eq(marketPayments.state, "settled"),
+        eq(marketPayouts.purpose, "seller"),
+      ),
+    )
+    .limit(1);
+  return { sale, sellerPayout: sellerPayout?.market_payouts };
+}
+
+/** The indexed owner of a namespace and the transfer proposal the mirror last saw (null: none). */
+export async function indexedNamespace(db: Db, node: string) {
+  const [row] = await db
+    .select({
+      owner: namespaces.owner,
+      transferTo: namespaces.transferTo,
+      transferExpires: namespaces.transferExpires,
+    })
+    .from(namespaces)
+    .where(eq(namespaces.node, node));
+  return row;
 }

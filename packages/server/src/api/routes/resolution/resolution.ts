@@ -201,12 +201,14 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
         params: NameParams,
         response: { 200: RecordsResponse },
       },
+      // A failed contract read is 502 node_lookup_failed here (records.ts), never 503 chain_unavailable.
       config: routeRules("global", [
         "invalid_name",
+        "namespace_not_found",
         "name_not_found",
         "name_expired",
         "no_resolver",
-        "chain_unavailable",
+        "node_lookup_failed",
       ]),
     },
     async (request, reply) => {

@@ -1,0 +1,1 @@
+CREATE INDEX "market_payments_memo_idx" ON "market_payments" USING btree ("memo");

@@ -1,0 +1,153 @@
+// A buyer's state in words, and when paying and accepting are offered.
+import { describe, expect, it } from "vitest";
+import {
+  type BuyerState,
+  canAccept,
+  canPay,
+  depositWords,
+  isFinal,
+  isWaiting,
+  payoutTerm,
+  proposalWords,
+  settlementWords,
+} from "./buyer-state.ts";
+
+const BUYER = "GBUYER";
+
+function state(over: {
+  intent?: BuyerState["intent"];
+  deposit?: Partial<BuyerState["deposit"]>;
+  proposal?: Partial<BuyerState["proposal"]>;
+  settlement?: Partial<BuyerState["settlement"]>;
+  listingState?: BuyerState["listing"]["state"];
+}): BuyerState {
+  return {
+    listing: {
+      id: "l1",
+      namespace: "forsale",
+      node: "ab".repeat(32),
+      seller: "GSELLER",
+      priceXlm: "500.0000000",
+      feeBps: 250,
+      state: over.listingState ?? "active",
+    },
+    intent:
+      over.intent === undefined
+        ? { id: "i1", expiresAt: "2026-01-02T00:00:00.000Z", memoHash: "cd".repeat(32), expired: false }
+        : over.intent,
+    deposit: {
+      state: "none",
+      amountXlm: null,
+      heldXlm: null,
+      verdict: null,
+      txHash: null,
+      receivedAt: null,
+      payouts: [],
+      ...over.deposit,
+    },
+    proposal: { state: "none", to: null, expiresAt: null, source: "chain", ...over.proposal },
+    settlement: { state: "open", owner: "GSELLER", sale: null, ...over.settlement },
+  };
+}
+
+const live = { state: "to_you", to: BUYER, expiresAt: "2026-01-02T00:00:00.000Z" } as const;
+
+describe("a buyer's next steps", () => {
+  it("offers paying only while the proposal to the buyer is live and no deposit of theirs is held", () => {
+    expect(canPay(state({}))).toEqual({
+      ok: false,
+      why: "Pay once the seller's proposal to you is live: a payment before it is sent back.",
+    });
+    expect(canPay(state({ proposal: live }))).toEqual({ ok: true, why: "" });
+    expect(canPay(state({ intent: null, proposal: live })).ok).toBe(false);
+    expect(canPay(state({ proposal: live, deposit: { state: "received" } })).why).toBe(
+      "The escrow is checking your payment.",
+    );
+    expect(canPay(state({ proposal: live, deposit: { state: "funded" } })).ok).toBe(false);
+    // A deposit sent back may be paid again.
+    expect(canPay(state({ proposal: live, deposit: { state: "returned", verdict: "below_price" } })).ok).toBe(
+      true,
+    );
+    expect(canPay(state({ proposal: live, listingState: "cancelling" })).ok).toBe(false);
+  });
+
+  it("offers accepting once the escrow holds the deposit and the proposal is live", () => {
+    expect(canAccept(state({ proposal: live })).why).toBe("Accept once the escrow holds your deposit.");
+    expect(canAccept(state({ deposit: { state: "funded" } })).why).toBe(
+      "Accept once the seller's proposal to you is live.",
+    );
+    expect(canAccept(state({ proposal: live, deposit: { state: "funded" } }))).toEqual({ ok: true, why: "" });
+    expect(
+      canAccept(state({ proposal: live, deposit: { state: "funded" }, settlement: { state: "accepted" } }))
+        .ok,
+    ).toBe(false);
+  });
+});
+
+describe("a buyer's state in words", () => {
+  it("says what happened to the deposit, and why it came back", () => {
+    expect(depositWords(state({}).deposit)).toBe("Not paid yet.");
+    expect(depositWords(state({ deposit: { state: "funded", heldXlm: "500.0000000" } }).deposit)).toBe(
+      "Held in the escrow: 500.0000000 XLM, until you accept.",
+    );
+    expect(depositWords(state({ deposit: { state: "returned", verdict: "no_live_proposal" } }).deposit)).toBe(
+      "Sent back to you: it arrived before the seller's proposal to you was live.",
+    );
+    expect(depositWords(state({ deposit: { state: "returned", verdict: "something_new" } }).deposit)).toBe(
+      "Sent back to you: the escrow's verdict was something_new.",
+    );
+  });
+
+  it("names the payouts of the deposit, leaving the seller's to the sale", () => {
+    const payout = { destination: BUYER, amountXlm: "5.0000000", txHash: null } as const;
+    expect(payoutTerm({ ...payout, purpose: "surplus", state: "paid" })).toBe(
+      "Surplus back to you (5.0000000 XLM, paid)",
+    );
+    expect(payoutTerm({ ...payout, purpose: "bounce", state: "pending" })).toBe(
+      "Sent back to you (5.0000000 XLM, being sent)",
+    );
+    expect(payoutTerm({ ...payout, purpose: "seller", state: "paid" })).toBeNull();
+  });
+
+  it("says whom the proposal is for, and when it was read from the mirror", () => {
+    expect(proposalWords(state({ proposal: live }).proposal)).toBe(
+      "Live: proposed to you until 2026-01-02T00:00:00.000Z.",
+    );
+    expect(
+      proposalWords(state({ proposal: { state: "to_other", to: "GX", source: "mirror" } }).proposal),
+    ).toBe("Proposed to another account (as last indexed: the chain could not be read just now).");
+  });
+
+  it("says how the sale stands", () => {
+    expect(settlementWords(state({ settlement: { state: "accepted" } }).settlement, "forsale")).toBe(
+      "You accepted: forsale is yours on the registry; the escrow is paying the seller.",
+    );
+  });
+});
+
+describe("when the page stops asking", () => {
+  const sale = (payoutState: "pending" | "paid") => ({
+    buyer: BUYER,
+    priceXlm: "500.0000000",
+    feeXlm: "12.5000000",
+    settledAt: "2026-01-01T00:00:00.000Z",
+    sellerPayout: {
+      purpose: "seller",
+      destination: "GSELLER",
+      amountXlm: "487.5000000",
+      state: payoutState,
+      txHash: payoutState === "paid" ? "ef".repeat(32) : null,
+    },
+  });
+
+  it("keeps asking until the seller is paid, and not before the buyer has started", () => {
+    expect(isWaiting(state({ intent: null }))).toBe(false);
+    expect(isWaiting(state({}))).toBe(true);
+    const settling = state({ settlement: { state: "sold_to_you", sale: sale("pending") } });
+    expect(isFinal(settling)).toBe(false);
+    expect(isWaiting(settling)).toBe(true);
+    const done = state({ settlement: { state: "sold_to_you", sale: sale("paid") } });
+    expect(isFinal(done)).toBe(true);
+    expect(isWaiting(done)).toBe(false);
+  });
+});
