@@ -1,8 +1,19 @@
 // Name hashing of docs/contracts.md "Names and nodes": labelhash = sha256(utf8(label)); node(namespace) = sha256(zero32 ‖ labelhash);
 // each further level hashes the parent node with the child's labelhash. Nodes are shown as 64 lower-case hex.
 import { toHex as bytesToHex, fromHex as hexToBytes } from "@exodus/bytes/hex.js";
-import { sha256 } from "@noble/hashes/sha2.js";
+import { sha256 as portableSha256 } from "@noble/hashes/sha2.js";
 import { isValidLabel, type ParsedName, parseName } from "./labels.ts";
+
+// Node's native SHA-256 where there is one: the indexer checks every name event's node (two hashes each), and
+// one-shot `crypto.hash` takes about a third less CPU than the portable one on such short inputs (2.4–3.3 against
+// 3.8–5.0 µs for the two). `getBuiltinModule` is synchronous and no import statement, so browser bundles never
+// see `node:crypto` and keep @noble/hashes.
+type NodeCrypto = typeof import("node:crypto");
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined;
+const sha256: (data: Uint8Array) => Uint8Array =
+  nodeCrypto === undefined ? portableSha256 : (data) => nodeCrypto.hash("sha256", data, "buffer");
 
 const ZERO32 = new Uint8Array(32);
 const encoder = new TextEncoder();

@@ -41,9 +41,18 @@ type Encode = (value: unknown) => string;
 function encoderOf(column: PgColumn): Encode {
   const type = column.getSQLType();
   if (type === "jsonb" || type === "json") return (value) => escapeText(JSON.stringify(value));
+  // Rows of one ledger share its close time's Date (indexer/decode.ts): formatted once per run of them.
+  let lastDate: Date | null = null;
+  let lastIso = "";
   return (value) => {
     if (typeof value === "string") return escapeText(value);
-    if (value instanceof Date) return value.toISOString();
+    if (value instanceof Date) {
+      if (value !== lastDate) {
+        lastDate = value;
+        lastIso = value.toISOString();
+      }
+      return lastIso;
+    }
     if (typeof value === "boolean") return value ? "t" : "f";
     return escapeText(String(value));
   };
@@ -73,19 +82,25 @@ function* copyLines(
 }
 
 /**
- * Appends `rows` with COPY on PostgreSQL (inside the caller's transaction), or with bulk.ts on PGlite or after
- * a conflict. `onConflict` is what bulk.ts does in those cases. Rows must all define the same columns.
+ * Appends `rows` with COPY on PostgreSQL (inside the caller's transaction), or otherwise on PGlite or after a
+ * conflict: with bulk.ts following `onConflict`, or by calling it when it is the caller's own statement. Rows must
+ * all define the same columns. Resolves true when COPY wrote them.
  */
 export async function copyRows(
   db: Db,
   table: PgTable,
   rows: readonly object[],
-  onConflict: BulkWriteOptions,
-): Promise<void> {
+  onConflict: BulkWriteOptions | (() => Promise<void>),
+): Promise<boolean> {
   const first = rows[0] as Record<string, unknown> | undefined;
-  if (first === undefined) return;
+  if (first === undefined) return false;
+  const otherwise = (): Promise<void> =>
+    typeof onConflict === "function" ? onConflict() : bulkWrite(db, table, rows, onConflict);
   const client = pgConnection(db);
-  if (client === null) return bulkWrite(db, table, rows, onConflict);
+  if (client === null) {
+    await otherwise();
+    return false;
+  }
   const columns = Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
     ([key]) => first[key] !== undefined,
   );
@@ -99,8 +114,9 @@ export async function copyRows(
   } catch (err) {
     if ((err as { code?: unknown }).code !== "23505") throw err;
     await client.query("rollback to savepoint namereg_copy");
-    await bulkWrite(db, table, rows, onConflict);
-    return;
+    await otherwise();
+    return false;
   }
   await client.query("release savepoint namereg_copy");
+  return true;
 }

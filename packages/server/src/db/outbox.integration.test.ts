@@ -85,6 +85,33 @@ withTestDatabases((t) => {
     }
   });
 
+  it("writes a back-fill's many drafts in order, announces the highest, and a replay adds only the new ones", async () => {
+    // 200 drafts take the COPY path on PostgreSQL; the replay (half already there) takes the statement.
+    const heard: string[] = [];
+    const subscription = await t.db().listen(CHANGES_CHANNEL, (p) => heard.push(p));
+    try {
+      const db = t.db().db;
+      const { head: before } = await outboxBounds(db);
+      const many = Array.from({ length: 200 }, (_, i) =>
+        draft(`bulk-${i}`, i % 2 === 0 ? "acme" : "plain", `k\t${i}`),
+      );
+      await db.transaction((tx) => appendChanges(tx, many.slice(0, 100), { backfill: true }));
+      await db.transaction((tx) => appendChanges(tx, many, { backfill: true }));
+      const rows = await readChanges(db, before, 1000);
+      expect(rows.map((r) => [r.eventId, r.namespace, r.data, r.backfill])).toEqual(
+        many.map((d, i) => [`bulk-${i}`, d.namespace, { key: `k\t${i}` }, true]),
+      );
+      const ids = rows.map((r) => r.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      expect(rows[0]?.at?.toISOString()).toBe("2026-11-18T17:25:09.000Z");
+      expect(rows[0]?.name).toBe("alice.acme");
+      while (heard.length < 2) await sleep(10);
+      expect(heard).toEqual([String(ids[99]), String(ids[199])]);
+    } finally {
+      await subscription.close();
+    }
+  });
+
   it("prunes what is older than the cut-off and records the horizon", async () => {
     const db = t.db().db;
     await db.transaction((tx) => appendChanges(tx, [draft("old-1"), draft("old-2")]));

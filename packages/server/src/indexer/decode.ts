@@ -30,11 +30,22 @@ export interface IncomingEvent {
   decoded: Decoded;
 }
 
-/** Chain time from the RPC's RFC 3339 close time; null when absent or unreadable, never "now". */
+/** The last close time read, and what it read as. */
+let lastClosedAt: string | undefined;
+let lastTime: Date | null = null;
+
+/**
+ * Chain time from the RPC's RFC 3339 close time; null when absent or unreadable, never "now". A page's events
+ * come ledger by ledger, so most carry their predecessor's close time: they get the same (never mutated) Date,
+ * read once, and db/copy.ts formats it once.
+ */
 export function chainTime(ledgerClosedAt: string | undefined): Date | null {
   if (ledgerClosedAt === undefined || ledgerClosedAt === "") return null;
+  if (ledgerClosedAt === lastClosedAt) return lastTime;
   const t = Date.parse(ledgerClosedAt);
-  return Number.isNaN(t) ? null : new Date(t);
+  lastClosedAt = ledgerClosedAt;
+  lastTime = Number.isNaN(t) ? null : new Date(t);
+  return lastTime;
 }
 
 function symbolName(topicB64: string | undefined): string | null {

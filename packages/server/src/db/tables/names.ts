@@ -57,11 +57,21 @@ export const names = pgTable(
   },
   (t) => [
     index("names_holder_idx").on(t.holder, t.issuedLedger),
-    uniqueIndex("names_ns_label_idx").on(t.namespace, t.label),
-    // A namespace's names in byte order of their labels, paged by label (/v1/namespaces/{namespace}/names): the
-    // keyset `label ~>~ cursor` walks this index whatever the database's collation.
-    index("names_ns_label_pattern_idx").using("btree", t.namespace, sql`${t.label} text_pattern_ops`),
-    index("names_label_pattern_idx").using("btree", sql`${t.label} text_pattern_ops`),
+    // One name per label in a namespace, and the name routes' point reads (`=` is text_pattern_ops' equality
+    // too); a namespace's names in byte order of their labels, paged by label (/v1/namespaces/{namespace}/names):
+    // the keyset `label ~>~ cursor` walks it whatever the database's collation. One index for both, where there
+    // were two: a back-fill maintains one btree fewer per name (bench/README.md; migration 0012).
+    uniqueIndex("names_ns_label_pattern_idx").using("btree", t.namespace, sql`${t.label} text_pattern_ops`),
+    // Name prefixes and common substrings for /v1/lookup walk labels in byte order (api/routes/discovery/lookup.ts);
+    // the index carries every column those walks read (namespace, and what makes a name live), so they are
+    // index-only and read no table pages for the names they pass over (migration 0011).
+    index("names_label_pattern_idx").using(
+      "btree",
+      sql`${t.label} text_pattern_ops`,
+      t.namespace,
+      t.active,
+      t.expiresAt,
+    ),
     // Substring search for /v1/lookup stays fast at millions of names (pg_trgm, migration 0002).
     index("names_label_trgm_idx").using("gin", sql`${t.label} gin_trgm_ops`),
   ],

@@ -5,8 +5,15 @@
 // - name prefixes are a range with the text_pattern_ops operators (`~>=~`, `~<~`) and ordered `USING ~<~`, so
 //   names_label_pattern_idx serves both the range and the order even in a generic plan, and the scan stops after
 //   the first few live names;
-// - substrings are `LIKE '%term%'`, served by the pg_trgm GIN indexes, and sorted after matching. A trigram
-//   needs three characters, so shorter terms get prefix matches only.
+// - substrings of names take one of two plans, by how many names contain the term (bench/scale measured why):
+//   a rare term is `LIKE '%term%'`, served by the pg_trgm GIN index, its matches sorted after fetching them; a
+//   common one walks names_label_pattern_idx in label order and stops at the eighth match. Sorting every match of
+//   a common term (thousands at 1M names, ten times more at 10M) grew with the table; walking the index for a
+//   rare one would read all of it. The planner cannot choose: it estimates every LIKE '%term%' at ~100 rows. So
+//   the trigram query counts its candidates up to SUBSTRING_SORT_BUDGET and hands over to the walk beyond it,
+//   which reads about LOOKUP_LIMIT × names / matches index entries (names_label_pattern_idx carries every column
+//   the walk reads, so it stays an index-only scan). A trigram needs three characters, so shorter terms get
+//   prefix matches only.
 import { and, eq, gt, isNull, like, notLike, or, type SQL, sql } from "drizzle-orm";
 import { byteOrder } from "../../../db/byte-order.ts";
 import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
@@ -16,6 +23,12 @@ export const LOOKUP_LIMIT = 8;
 export const LOOKUP_MAX_QUERY = 64;
 /** pg_trgm extracts no trigram from fewer characters, so a shorter substring search would scan everything. */
 export const SUBSTRING_MIN = 3;
+/**
+ * Most substring matches the trigram plan fetches and sorts; a term with more is searched by walking the labels in
+ * order. Either plan then touches at most ~1,000 table rows; the walk reads about 8 × names / 1,000 index entries
+ * for a term just over the budget (8,000 at 1M names, 80,000 at 10M; bench/README.md "scale").
+ */
+export const SUBSTRING_SORT_BUDGET = 1000;
 
 const TERM = /^[a-z0-9-]*$/;
 
@@ -84,12 +97,50 @@ export function namePrefixQuery(
     .limit(opts.limit);
 }
 
+/** Names containing `term` but not starting with it (those are the prefix matches). */
+function substringMatch(term: string, inNamespace: string | null, nowSeconds: bigint): SQL | undefined {
+  return and(
+    like(names.label, `%${term}%`),
+    notLike(names.label, `${term}%`),
+    nameScope(inNamespace),
+    liveName(nowSeconds),
+  );
+}
+
 /**
- * Names containing `term` but not starting with it (those are the prefix matches). Sorted by `collate "C"`, the
- * same byte order spelt so that no index provides it: ordered `USING ~<~`, the planner may walk the whole pattern
+ * The trigram plan: at most SUBSTRING_SORT_BUDGET + 1 matches, fetched through names_label_trgm_idx, the first
+ * `limit` of them in byte order, each row with the count of matches fetched. Sorted by `collate "C"`, the same
+ * byte order spelt so that no index provides it: ordered `USING ~<~`, the planner may walk the whole pattern
  * index hoping to meet a few matches early, which for a rare substring reads every name.
  */
 export function nameSubstringQuery(
+  reader: Db,
+  term: string,
+  opts: { inNamespace: string | null; nowSeconds: bigint; limit: number },
+) {
+  const matches = reader
+    .select(nameColumns)
+    .from(names)
+    .where(substringMatch(term, opts.inNamespace, opts.nowSeconds))
+    .limit(SUBSTRING_SORT_BUDGET + 1)
+    .as("matches");
+  return reader
+    .select({
+      label: matches.label,
+      namespace: matches.namespace,
+      matches: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(matches)
+    .orderBy(sql`${matches.label} collate "C"`, matches.namespace)
+    .limit(opts.limit);
+}
+
+/**
+ * The walk: names in byte order of their labels (names_label_pattern_idx, index-only), the first `limit` that
+ * contain `term`. `strpos` rather than LIKE, so that the trigram index cannot serve it and the planner, which
+ * then guesses matches plentiful, walks the index and stops early: for a term below the budget it would read far.
+ */
+export function nameSubstringWalk(
   reader: Db,
   term: string,
   opts: { inNamespace: string | null; nowSeconds: bigint; limit: number },
@@ -98,15 +149,22 @@ export function nameSubstringQuery(
     .select(nameColumns)
     .from(names)
     .where(
-      and(
-        like(names.label, `%${term}%`),
-        notLike(names.label, `${term}%`),
-        nameScope(opts.inNamespace),
-        liveName(opts.nowSeconds),
-      ),
+      and(sql`strpos(${names.label}, ${term}) > 1`, nameScope(opts.inNamespace), liveName(opts.nowSeconds)),
     )
-    .orderBy(sql`${names.label} collate "C"`, names.namespace)
+    .orderBy(byteOrder(names.label), names.namespace)
     .limit(opts.limit);
+}
+
+/** Substring matches of names in byte order, by the plan the term's number of matches calls for. */
+async function nameSubstrings(
+  reader: Db,
+  term: string,
+  opts: { inNamespace: string | null; nowSeconds: bigint; limit: number },
+): Promise<LookupNameRow[]> {
+  const sorted = await nameSubstringQuery(reader, term, opts);
+  if ((sorted[0]?.matches ?? 0) <= SUBSTRING_SORT_BUDGET)
+    return sorted.map(({ label, namespace }) => ({ label, namespace }));
+  return nameSubstringWalk(reader, term, opts);
 }
 
 const namespaceColumns = { label: namespaces.label, displayName: namespaceProfiles.displayName };
@@ -157,7 +215,7 @@ export async function searchLookup(
           prefix: (term, limit) =>
             namePrefixQuery(reader, term, { inNamespace: plan.inNamespace, nowSeconds, limit }),
           substring: (term, limit) =>
-            nameSubstringQuery(reader, term, { inNamespace: plan.inNamespace, nowSeconds, limit }),
+            nameSubstrings(reader, term, { inNamespace: plan.inNamespace, nowSeconds, limit }),
         }),
   ]);
   return { namespaces: foundNamespaces, names: foundNames };

@@ -80,7 +80,7 @@ const COLUMNS = {
  * The read behind every cache miss and re-read, built once and prepared (a named statement per connection):
  * building the query with Drizzle on every miss cost more than PostgreSQL spends answering it.
  */
-function manyQuery(db: Db) {
+export function manyQuery(db: Db) {
   return db
     .select({ node: names.node, ...COLUMNS })
     .from(names)
