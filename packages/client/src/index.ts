@@ -33,6 +33,7 @@ export {
   cancelTransferProposal,
   payBond,
   payDeposit,
+  proposalCall,
   proposeTransfer,
   type ReviewedPayment,
 } from "./market.ts";

@@ -5,6 +5,7 @@
 import { namespaceNode, RegistryFns } from "@namereg/protocol";
 import { type NameregApi, unwrap } from "./api.ts";
 import {
+  type AskedCall,
   type ConsoleSession,
   consoleHeaders,
   type SignWith,
@@ -128,27 +129,42 @@ export async function proposeTransfer(
       headers,
     }),
   );
-  const expires = BigInt(prepared.expires);
+  const asked = proposalCall(session.namespace, proposal.buyer, prepared.expires, lifetime);
+  const xdr = await verifyAndSign(prepared, asked, "registryId", sign);
+  return unwrap(api.POST("/console/tx/submit", { body: { xdr }, headers }));
+}
+
+/**
+ * The propose_transfer call a proposal of `namespace` to `buyer` must be, with the `expires` the service chose
+ * (unix seconds, decimal): refused (PreparedTransactionRejected `arguments_mismatch`) unless it lies between now
+ * and `lifetimeSeconds` from now, give or take an hour of clock difference. What a wallet verifies the prepared
+ * proposal against (proposeTransfer here; the web app's review).
+ */
+export function proposalCall(
+  namespace: string,
+  buyer: string,
+  expiresText: string,
+  lifetimeSeconds: number,
+): AskedCall {
+  const expires = BigInt(expiresText);
   const now = BigInt(Math.floor(Date.now() / 1000));
   if (
     expires <= now - BigInt(EXPIRY_MARGIN_SECONDS) ||
-    expires > now + BigInt(lifetime + EXPIRY_MARGIN_SECONDS)
+    expires > now + BigInt(lifetimeSeconds + EXPIRY_MARGIN_SECONDS)
   ) {
     throw new PreparedTransactionRejected(
       "arguments_mismatch",
-      `the proposal expires at ${expires}, not about ${lifetime} s from now`,
+      `the proposal expires at ${expires}, not about ${lifetimeSeconds} s from now`,
     );
   }
-  const asked = {
+  return {
     function: RegistryFns.propose_transfer.name,
     args: RegistryFns.propose_transfer.encodeArgs({
-      node: namespaceNode(session.namespace),
-      to: proposal.buyer,
+      node: namespaceNode(namespace.toLowerCase()),
+      to: buyer,
       expires,
     }),
   };
-  const xdr = await verifyAndSign(prepared, asked, "registryId", sign);
-  return unwrap(api.POST("/console/tx/submit", { body: { xdr }, headers }));
 }
 
 /**

@@ -33,10 +33,12 @@ const SENTENCES: Readonly<Record<string, string>> = {
   parent_inactive: "The parent name is not active, so its subnames are not either.",
   listing_not_active: "This listing is no longer active.",
   listing_exists: "This namespace is already listed.",
-  // The buyer's steps (actions/buyer-panel.tsx).
-  intent_required: "Start buying first: the deposit needs your intent's memo.",
+  // The buyer's steps (actions/buyer-panel.tsx) and the seller's (actions/owner-sale.tsx) share these.
+  intent_required:
+    "No current intent on this listing for that account: the buyer starts buying first (the intent gives the deposit its memo, and only a buyer with one can be offered the namespace).",
   intent_conflict: "Another request for your intent was answered at the same moment. Try again.",
-  no_transfer_proposal: "The seller has not proposed the transfer to your account (or the proposal lapsed).",
+  no_transfer_proposal:
+    "The registry holds no live transfer proposal of this namespace: it was never made (to this account), it lapsed, or it was withdrawn.",
   not_namespace_owner: "Only the namespace's owner can do this.",
   unauthorized: "Sign in with your wallet first.",
   wallet_session_required: "Sign in with your wallet first.",

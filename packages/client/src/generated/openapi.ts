@@ -2303,6 +2303,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             namespace: string;
+                            /** @description What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM). */
+                            terms: {
+                                /** @description The marketplace's fee on a sale, in basis points of the price (floor). */
+                                feeBps: number;
+                                bondBps: number;
+                                bondMinXlm: number;
+                            };
                             listings: {
                                 id: string;
                                 node: string;
@@ -2311,6 +2318,8 @@ export interface paths {
                                 /** @enum {string} */
                                 state: "pending_bond" | "active" | "cancelling";
                                 bond: {
+                                    /** @description The escrow account the bond is paid to. */
+                                    to: string;
                                     amountXlm: string;
                                     memoHash: string;
                                     posted: boolean;
@@ -2323,6 +2332,37 @@ export interface paths {
                                     /** @description The escrow holds this buyer's deposit. */
                                     funded: boolean;
                                 }[];
+                                /** @description The registry's live transfer proposal of the namespace, read from the chain; null when none. */
+                                proposal: {
+                                    to: string;
+                                    /** @description Unix seconds as a decimal string. */
+                                    expires: string;
+                                    /** Format: date-time */
+                                    expiresAt: string;
+                                } | null;
+                            }[];
+                            /** @description The namespace's latest settled listings (at most 5), most recently closed first. */
+                            settled: {
+                                id: string;
+                                priceXlm: string;
+                                /** @enum {string} */
+                                state: "sold" | "closed";
+                                closedAt: string | null;
+                                bond: {
+                                    amountXlm: string;
+                                    payouts: {
+                                        /**
+                                         * @description `bond_return`: back to the seller; `slash`: to the buyer whose funded deposit the seller backed out of.
+                                         * @enum {string}
+                                         */
+                                        purpose: "bond_return" | "slash";
+                                        to: string;
+                                        amountXlm: string;
+                                        /** @description `pending`, `signed`, `paid`; `parked` or `released` when an operator decides. */
+                                        state: string;
+                                        txHash: string | null;
+                                    }[];
+                                };
                             }[];
                         };
                     };

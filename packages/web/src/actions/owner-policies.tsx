@@ -1,6 +1,7 @@
 // A namespace page's policy controls for its owner: the subname policy (enabled, creation-disabled, suspended) and
 // the networks names may carry addresses on, each changed through the action flow with the owner's console
-// session. Read only for someone signed in; the owner is read live (GET /v1/subname-policy), and another account
+// session, with the owner's billing (owner-billing.tsx) and sale of the namespace (owner-sale.tsx) below. Read only
+// for someone signed in; the owner is read live (GET /v1/subname-policy), and another account
 // reads one line saying who can.
 //
 // Use: `<OwnerPolicies namespace="acme" />` on the namespace page.
@@ -12,6 +13,7 @@ import { useSession } from "../wallet/session.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
 import { OwnerBilling } from "./owner-billing.tsx";
+import { OwnerSale } from "./owner-sale.tsx";
 import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
 
 async function policies(namespace: string) {
@@ -137,6 +139,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
         />
       )}
       <OwnerBilling namespace={namespace} />
+      <OwnerSale namespace={namespace} />
     </section>
   );
 }

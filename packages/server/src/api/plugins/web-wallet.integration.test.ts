@@ -31,8 +31,11 @@ const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
  * the page states as a fact and Chromium logs as a failed load.
  */
 const MARKET_OFF = ["/v1/market/listings"];
-/** Nor billing: the owner console's billing read is refused (409 billing_disabled), which it says in words. */
-const CONSOLE_OFF = [...MARKET_OFF, "/console/billing"];
+/**
+ * Nor billing: the owner console's billing read is refused (409 billing_disabled), which it says in words; so is its
+ * seller's read (409 market_disabled).
+ */
+const CONSOLE_OFF = [...MARKET_OFF, "/console/billing", "/console/market/listings"];
 /** `namereg serve` on an empty in-memory database listens within seconds; ×4 for a loaded, slower machine. */
 const SERVE_BOUND_MS = 60_000;
 
@@ -443,6 +446,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     const billing = console_.getByRole("region", { name: "Billing" });
     await billing.getByText("Billing is off on this service.").waitFor();
     expect(await billing.getByRole("button", { name: "Pay billing" }).count()).toBe(0);
+    // Nor does it run the marketplace: nothing to sell here.
+    const sale = console_.getByRole("region", { name: "Sell this namespace" });
+    await sale.getByText("The marketplace is off on this service.").waitFor();
+    expect(await sale.getByRole("button", { name: /^List acme/ }).count()).toBe(0);
 
     const changePolicy = async (to: string, words: string) => {
       await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();

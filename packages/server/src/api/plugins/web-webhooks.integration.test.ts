@@ -121,9 +121,9 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
       expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
     }
     await page.setViewportSize({ width: 390, height: 844 });
-    // The owner console on the namespace page asks for billing, which this app has off: its 409
-    // billing_disabled is expected (the page says "Billing is off on this service.").
-    const expected = [...refusals, "/console/billing"];
+    // The owner console on the namespace page asks for billing and the seller's listings, which this app has off:
+    // their 409s billing_disabled and market_disabled are expected (the page says so in words).
+    const expected = [...refusals, "/console/billing", "/console/market/listings"];
     const unexpected = consoleErrors.filter(
       (e) => !(e.includes("Failed to load resource") && expected.some((url) => e.includes(url))),
     );

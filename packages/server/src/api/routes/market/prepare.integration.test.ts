@@ -176,6 +176,7 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
     expect((await h.intent(listing.id, buyer.publicKey())).status).toBe(200);
     expect(await get("/console/market/listings", s.headers)).toEqual({
       namespace: s.namespace,
+      terms: { feeBps: TEST_FEE_BPS, bondBps: 1000, bondMinXlm: 10 },
       listings: [
         {
           id: listing.id,
@@ -183,7 +184,7 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
           priceXlm: "50.0000000",
           feeBps: TEST_FEE_BPS,
           state: "active",
-          bond: { amountXlm: "10.0000000", memoHash: bond.memoHash, posted: true },
+          bond: { to: escrow, amountXlm: "10.0000000", memoHash: bond.memoHash, posted: true },
           intents: [
             {
               id: expect.any(String),
@@ -192,8 +193,10 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
               funded: false,
             },
           ],
+          proposal: null,
         },
       ],
+      settled: [],
     });
 
     // The proposal, to the buyer with an intent, for an hour of chain time.
@@ -230,6 +233,12 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
     expect(await chain.read(registry, RegistryFns.transfer_proposal, { node })).toEqual({
       to: buyer.publicKey(),
       expires,
+    });
+    // The seller's view reads the proposal from the chain.
+    expect((await get("/console/market/listings", s.headers)).listings[0].proposal).toEqual({
+      to: buyer.publicKey(),
+      expires: proposal.body.expires,
+      expiresAt: new Date(Number(expires) * 1000).toISOString(),
     });
 
     // The deposit: the price, to the escrow, with the intent's memo, from the buyer.
@@ -322,6 +331,42 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
         detail: `the registry holds no transfer proposal of ${s.namespace}`,
       },
     });
+    expect((await get("/console/market/listings", s.headers)).listings[0].proposal).toBeNull();
+
+    // Cancelled without a funded deposit: once the watcher settles it, the listing is among the settled ones
+    // with its bond paid back to the seller.
+    const before = await h.balance(s.key.publicKey());
+    expect((await call(`/console/market/listings/${listingId}/cancel`, undefined, s.headers)).status).toBe(
+      200,
+    );
+    expect((await get("/console/market/listings", s.headers)).listings[0]).toMatchObject({
+      id: listingId,
+      state: "cancelling",
+    });
+    await h.sync();
+    const after = await get("/console/market/listings", s.headers);
+    expect(after.listings).toEqual([]);
+    expect(after.settled).toEqual([
+      {
+        id: listingId,
+        priceXlm: "20.0000000",
+        state: "closed",
+        closedAt: expect.any(String),
+        bond: {
+          amountXlm: "10.0000000",
+          payouts: [
+            {
+              purpose: "bond_return",
+              to: s.key.publicKey(),
+              amountXlm: "10.0000000",
+              state: "paid",
+              txHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+            },
+          ],
+        },
+      },
+    ]);
+    expect((await h.balance(s.key.publicKey())) - before).toBe(xlmToStroops("10"));
   });
 
   it("answers each listed error code for a crafted bad request", async () => {

@@ -259,3 +259,27 @@ export async function indexedNamespace(db: Db, node: string) {
     .where(eq(namespaces.node, node));
   return row;
 }
+
+/** A namespace's settled listings (`sold` or `closed`), most recently closed first. */
+export function settledListingsOf(db: Db, namespace: string, limit: number): Promise<Listing[]> {
+  return db
+    .select()
+    .from(marketListings)
+    .where(and(eq(marketListings.namespace, namespace), inArray(marketListings.state, ["sold", "closed"])))
+    .orderBy(desc(marketListings.closedAt), desc(marketListings.id))
+    .limit(limit);
+}
+
+/** What the escrow owes or paid out of these bond payments: the bond's return to the seller or its slash. */
+export function bondPayoutsOf(db: Db, bondPayments: readonly string[]) {
+  if (bondPayments.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(marketPayouts)
+    .where(
+      and(
+        inArray(marketPayouts.paymentId, [...bondPayments]),
+        inArray(marketPayouts.purpose, ["bond_return", "slash"]),
+      ),
+    );
+}

@@ -16,12 +16,17 @@ import { ApiError } from "../../errors.ts";
 import { CONSOLE_ERRORS, MARKET_ERRORS, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
 import { enabledMarket, refuseWhenDisabled } from "./market-enabled.ts";
 import {
+  bondPayoutsOf,
   currentIntentOf,
   currentIntentsOf,
   type Listing,
   listingById,
+  settledListingsOf,
   unsettledListingsOf,
 } from "./queries.ts";
+
+/** How many settled listings the seller sees: enough to follow a cancel or a sale to its payout. */
+const SETTLED_SHOWN = 5;
 
 /** A proposal lives a day unless the seller says otherwise: as long as a fresh intent. */
 const DEFAULT_PROPOSAL_SECONDS = 86_400;
@@ -60,8 +65,41 @@ const ProposePrepared = TransferPrepared.extend({
   expiresAt: z.iso.datetime(),
 });
 
+const Proposal = z
+  .object({
+    to: z.string(),
+    expires: z.string().describe("Unix seconds as a decimal string."),
+    expiresAt: z.iso.datetime(),
+  })
+  .nullable()
+  .describe("The registry's live transfer proposal of the namespace, read from the chain; null when none.");
+
+const BondPayout = z.object({
+  purpose: z
+    .enum(["bond_return", "slash"])
+    .describe(
+      "`bond_return`: back to the seller; `slash`: to the buyer whose funded deposit the seller backed out of.",
+    ),
+  to: z.string(),
+  amountXlm: z.string(),
+  state: z.string().describe("`pending`, `signed`, `paid`; `parked` or `released` when an operator decides."),
+  txHash: z.string().nullable(),
+});
+
 const SellerListings = z.object({
   namespace: z.string(),
+  terms: z
+    .object({
+      feeBps: z
+        .number()
+        .int()
+        .describe("The marketplace's fee on a sale, in basis points of the price (floor)."),
+      bondBps: z.number().int(),
+      bondMinXlm: z.number().int(),
+    })
+    .describe(
+      "What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM).",
+    ),
   listings: z.array(
     z.object({
       id: z.string(),
@@ -69,7 +107,12 @@ const SellerListings = z.object({
       priceXlm: z.string(),
       feeBps: z.number().int(),
       state: z.enum(["pending_bond", "active", "cancelling"]),
-      bond: z.object({ amountXlm: z.string(), memoHash: z.string(), posted: z.boolean() }),
+      bond: z.object({
+        to: z.string().describe("The escrow account the bond is paid to."),
+        amountXlm: z.string(),
+        memoHash: z.string(),
+        posted: z.boolean(),
+      }),
       intents: z.array(
         z.object({
           id: z.string(),
@@ -78,8 +121,20 @@ const SellerListings = z.object({
           funded: z.boolean().describe("The escrow holds this buyer's deposit."),
         }),
       ),
+      proposal: Proposal,
     }),
   ),
+  settled: z
+    .array(
+      z.object({
+        id: z.string(),
+        priceXlm: z.string(),
+        state: z.enum(["sold", "closed"]),
+        closedAt: z.iso.datetime().nullable(),
+        bond: z.object({ amountXlm: z.string(), payouts: z.array(BondPayout) }),
+      }),
+    )
+    .describe("The namespace's latest settled listings (at most 5), most recently closed first."),
 });
 
 export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
@@ -103,6 +158,16 @@ export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { confi
     return registryId;
   }
 
+  async function liveProposal(node: string) {
+    const proposal = await chainOf(chainClient).read(registry(), RegistryFns.transfer_proposal, { node });
+    if (proposal === null) return null;
+    return {
+      to: proposal.to,
+      expires: proposal.expires.toString(),
+      expiresAt: new Date(Number(proposal.expires) * 1000).toISOString(),
+    };
+  }
+
   app.get(
     "/console/market/listings",
     {
@@ -115,6 +180,8 @@ export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { confi
     async (request, reply) => {
       noStore(reply);
       const owner = await guard.requireNamespaceOwner(request, sessionOf(request), undefined);
+      if (market === null) throw new ApiError("market_disabled");
+      const escrowAccount = market.escrowAccount;
       const at = now();
       const listings = await unsettledListingsOf(db.db, owner.namespace);
       const intents = await currentIntentsOf(
@@ -122,15 +189,28 @@ export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { confi
         listings.map((l) => l.id),
         at,
       );
+      const settled = await settledListingsOf(db.db, owner.namespace, SETTLED_SHOWN);
+      const payouts = await bondPayoutsOf(
+        db.db,
+        settled.flatMap((l) => (l.bondPayment === null ? [] : [l.bondPayment])),
+      );
+      // Live, as the buyer's acceptance reads it: the mirror may lag the seller's own transaction by a ledger.
+      const proposals = await Promise.all(listings.map((l) => liveProposal(l.node)));
       return {
         namespace: owner.namespace,
-        listings: listings.map((l) => ({
+        terms: { feeBps: market.feeBps, bondBps: market.bondBps, bondMinXlm: market.bondMinXlm },
+        listings: listings.map((l, index) => ({
           id: l.id,
           node: l.node,
           priceXlm: stroopsToXlm(l.price),
           feeBps: l.feeBps,
           state: stateOf(l),
-          bond: { amountXlm: stroopsToXlm(l.bond), memoHash: l.bondMemo, posted: l.bondPayment !== null },
+          bond: {
+            to: escrowAccount,
+            amountXlm: stroopsToXlm(l.bond),
+            memoHash: l.bondMemo,
+            posted: l.bondPayment !== null,
+          },
           intents: intents
             .filter((i) => i.listingId === l.id)
             .map((i) => ({
@@ -139,6 +219,25 @@ export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { confi
               expiresAt: i.expiresAt.toISOString(),
               funded: i.funded,
             })),
+          proposal: proposals[index] ?? null,
+        })),
+        settled: settled.map((l) => ({
+          id: l.id,
+          priceXlm: stroopsToXlm(l.price),
+          state: l.state === "sold" ? ("sold" as const) : ("closed" as const),
+          closedAt: l.closedAt?.toISOString() ?? null,
+          bond: {
+            amountXlm: stroopsToXlm(l.bond),
+            payouts: payouts
+              .filter((p) => p.paymentId === l.bondPayment)
+              .map((p) => ({
+                purpose: p.purpose === "slash" ? ("slash" as const) : ("bond_return" as const),
+                to: p.destination,
+                amountXlm: stroopsToXlm(p.amount),
+                state: p.state,
+                txHash: p.txHash,
+              })),
+          },
         })),
       };
     },
