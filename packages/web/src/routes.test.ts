@@ -1,6 +1,6 @@
 // The page's addresses and where the lookup box sends a query typed in full.
 import { describe, expect, it } from "vitest";
-import { accountIn, href, lookupTarget, parseRoute } from "./routes.ts";
+import { accountIn, href, LOOKUP_MAX, lookupRefusal, lookupTarget, parseRoute } from "./routes.ts";
 
 describe("parseRoute", () => {
   it("reads every page's address, and the old page's #/ links the same way", () => {
@@ -47,5 +47,24 @@ describe("accountIn", () => {
     expect(accountIn(account.slice(0, 20))).toBeNull();
     expect(accountIn(`C${"A".repeat(55)}`)).toBeNull();
     expect(accountIn("alice.acme")).toBeNull();
+  });
+});
+
+describe("lookupRefusal", () => {
+  it("says in words that a query beyond the lookup's 64 characters is too long", () => {
+    expect(LOOKUP_MAX).toBe(64);
+    expect(lookupRefusal("a".repeat(65))).toBe("Search for at most 64 characters.");
+  });
+
+  it("lets a query of up to 64 characters (spaces around it aside) be asked", () => {
+    expect(lookupRefusal("a".repeat(64))).toBeNull();
+    expect(lookupRefusal(`  ${"a".repeat(64)}  `)).toBeNull();
+    expect(lookupRefusal("alice.acme")).toBeNull();
+  });
+});
+
+describe("href.contractEvents", () => {
+  it("links a contract to its events in the archive", () => {
+    expect(href.contractEvents("CABC")).toBe("/v1/events?contractId=CABC");
   });
 });

@@ -27,6 +27,8 @@ export const href = {
   listing: (namespace: string) => `/market/${encodeURIComponent(namespace)}`,
   /** A transaction: its events in the archive (GET /v1/events?txHash=). */
   tx: (hash: string) => `/tx/${encodeURIComponent(hash)}`,
+  /** A contract's events: the archive's own answer (JSON), since the app has no page per contract. */
+  contractEvents: (contractId: string) => `/v1/events?contractId=${encodeURIComponent(contractId)}`,
   /** A claim in the queue, by its id. */
   claim: (id: string) => `/claims#claim-${encodeURIComponent(id)}`,
 };
@@ -70,4 +72,12 @@ export function lookupTarget(query: string): string | null {
   const account = accountIn(q);
   if (account !== null) return href.account(account);
   return q.includes(".") ? href.name(q) : href.namespace(q);
+}
+
+/** The longest query GET /v1/lookup searches (docs/api.md "GET /v1/lookup"); a longer one is refused with 400. */
+export const LOOKUP_MAX = 64;
+
+/** Why a query is not worth asking the lookup, in words, or null when it may be asked. */
+export function lookupRefusal(query: string): string | null {
+  return query.trim().length > LOOKUP_MAX ? `Search for at most ${LOOKUP_MAX} characters.` : null;
 }
