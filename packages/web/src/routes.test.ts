@@ -63,8 +63,12 @@ describe("lookupRefusal", () => {
   });
 });
 
-describe("href.contractEvents", () => {
-  it("links a contract to its events in the archive", () => {
-    expect(href.contractEvents("CABC")).toBe("/v1/events?contractId=CABC");
+describe("a contract's address", () => {
+  const id = `C${"A".repeat(55)}`;
+  it("links a contract to its page and its events as JSON, and reads the page's address back", () => {
+    expect(href.contract(id)).toBe(`/contract/${id}`);
+    expect(href.contractEvents(id)).toBe(`/v1/events?contractId=${id}`);
+    expect(parseRoute(`/contract/${id.toLowerCase()}`)).toEqual({ page: "contract", id });
+    expect(parseRoute(`/contract/${id}/more`)).toEqual({ page: "missing", path: `/contract/${id}/more` });
   });
 });

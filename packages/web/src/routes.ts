@@ -11,9 +11,18 @@ export type Route =
   | { readonly page: "market" }
   | { readonly page: "listing"; readonly namespace: string }
   | { readonly page: "tx"; readonly hash: string }
+  | { readonly page: "contract"; readonly id: string }
   | { readonly page: "missing"; readonly path: string };
 
-export const ROUTE_PREFIXES = ["/name/", "/namespace/", "/account/", "/claims", "/market", "/tx/"] as const;
+export const ROUTE_PREFIXES = [
+  "/name/",
+  "/namespace/",
+  "/account/",
+  "/claims",
+  "/market",
+  "/tx/",
+  "/contract/",
+] as const;
 
 export const href = {
   status: () => "/",
@@ -27,7 +36,9 @@ export const href = {
   listing: (namespace: string) => `/market/${encodeURIComponent(namespace)}`,
   /** A transaction: its events in the archive (GET /v1/events?txHash=). */
   tx: (hash: string) => `/tx/${encodeURIComponent(hash)}`,
-  /** A contract's events: the archive's own answer (JSON), since the app has no page per contract. */
+  /** A contract: its events in the archive (GET /v1/events?contractId=). */
+  contract: (contractId: string) => `/contract/${encodeURIComponent(contractId)}`,
+  /** A contract's events as the archive's own answer (JSON). */
   contractEvents: (contractId: string) => `/v1/events?contractId=${encodeURIComponent(contractId)}`,
   /** A claim in the queue, by its id. */
   claim: (id: string) => `/claims#claim-${encodeURIComponent(id)}`,
@@ -54,6 +65,7 @@ export function parseRoute(pathname: string, hash = ""): Route {
       if (first === "account") return { page: "account", address: value.toUpperCase() };
       if (first === "market") return { page: "listing", namespace: value.toLowerCase() };
       if (first === "tx") return { page: "tx", hash: value.toLowerCase() };
+      if (first === "contract") return { page: "contract", id: value.toUpperCase() };
     }
   }
   return { page: "missing", path };

@@ -139,9 +139,9 @@ export const When = ({ at }: { readonly at: string }) => (
   </time>
 );
 
-/** A contract by its id, linked to its events in the archive (GET /v1/events?contractId=, as JSON). */
+/** A contract by its id, linked to its page: its events in the archive. */
 export const ContractLink = ({ id }: { readonly id: string }) => (
-  <a class="mono" href={href.contractEvents(id)}>
+  <a class="mono" href={href.contract(id)}>
     {id}
   </a>
 );
