@@ -8029,6 +8029,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description SEP-1 stellar.toml (FEDERATION_SERVER, WEB_AUTH_ENDPOINT, SIGNING_KEY, NETWORK_PASSPHRASE) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {

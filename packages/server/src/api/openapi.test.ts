@@ -67,6 +67,23 @@ describe("the OpenAPI document", () => {
     expect(paths["/openapi.json"]).toBeUndefined();
   });
 
+  it("documents stellar.toml's 200 as plain text", async () => {
+    const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+      >;
+    };
+    const ok = paths["/.well-known/stellar.toml"]?.get?.responses["200"];
+    expect(Object.keys(ok?.content ?? {})).toEqual(["text/plain"]);
+    const toml = await app.inject({ url: "/.well-known/stellar.toml" });
+    expect([toml.statusCode, toml.headers["content-type"]]).toEqual([
+      200,
+      expect.stringMatching(/^text\/plain/),
+    ]);
+    expect(toml.body).toMatch(/^FEDERATION_SERVER="/m);
+  });
+
   it("lists each route's own error codes by status, as every documented route declares them", async () => {
     const declared = declaredRoutes(app);
     for (const route of registeredRoutes(app)) {

@@ -20,6 +20,16 @@ const ERROR_CODES = [...Object.keys(ERROR_STATUS), ...Object.keys(HTTP_ERROR_STA
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * A route answering plain text rather than JSON (stellar.toml): its 200 in the document, described in these
+     * words. Documented here, not as a response schema, since the zod serializer would quote a string body.
+     */
+    plainTextResponse?: string;
+  }
+}
+
 /** Spec areas as OpenAPI tags, by the route's first path segments. */
 function tagOf(url: string): string {
   const parts = url.split("/").filter((p) => p !== "");
@@ -137,6 +147,11 @@ export interface DocumentedRoute {
 const registered = new WeakMap<FastifyInstance, DocumentedRoute[]>();
 
 /** The routes registered after registerOpenApi, as Fastify saw them (for the completeness tests). */
+function plainText(description: string | undefined): Record<string, object> {
+  if (description === undefined) return {};
+  return { 200: { description, content: { "text/plain": { schema: { type: "string" } } } } };
+}
+
 export function registeredRoutes(app: FastifyInstance): readonly DocumentedRoute[] {
   return registered.get(app) ?? [];
 }
@@ -194,6 +209,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
           response: {
             ...errorResponses(method, out.url, schema.body !== undefined, input.route.config?.errors),
+            ...plainText(input.route.config?.plainTextResponse),
             ...responses,
           },
         },

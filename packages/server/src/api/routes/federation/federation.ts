@@ -107,7 +107,11 @@ export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "con
 
   const stellarTomlRoute = {
     schema: { summary: "The stellar.toml naming the federation server and the SEP-10 signing key" },
-    config: routeRules("global", []),
+    config: {
+      ...routeRules("global", []),
+      plainTextResponse:
+        "SEP-1 stellar.toml (FEDERATION_SERVER, WEB_AUTH_ENDPOINT, SIGNING_KEY, NETWORK_PASSPHRASE)",
+    },
   };
   app.get("/.well-known/stellar.toml", stellarTomlRoute, async (_request, reply) => {
     // The published URLs come from configuration only: Host and X-Forwarded-Proto are whatever the client (or a
