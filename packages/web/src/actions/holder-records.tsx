@@ -195,7 +195,7 @@ export function HolderRecords(props: {
 function FlagsNow(props: { readonly name: string; readonly records: Records }): JSX.Element {
   const flags = nameFlags({ ...props.records, name: props.name });
   return (
-    <p>
+    <p class="breakable">
       Now: {flags.display}
       {flags.display === flags.primary ? null : ` ${flags.primary}`}
     </p>

@@ -256,7 +256,7 @@ function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Ele
           }),
         ]}
       />
-      <p>
+      <p class="breakable">
         {flags.display}
         {flags.display === flags.primary ? null : ` ${flags.primary}`}
       </p>
