@@ -1,6 +1,6 @@
 // Base units to the asset's unit, exactly: the claim fee of 1000000000 stroops is 100 XLM, not 1000000000 XLM.
 import { describe, expect, it } from "vitest";
-import { fromBaseUnits, objectionWindow } from "./format.ts";
+import { fromBaseUnits, objectionWindow, readableTime, recordLink } from "./format.ts";
 
 describe("fromBaseUnits", () => {
   it("moves the decimal point by the token's decimals and drops trailing zeros", () => {
@@ -34,5 +34,39 @@ describe("objectionWindow", () => {
     const awarded = { ...open, state: "awarded", awardedAt: "2026-11-23T02:01:04.000Z" };
     expect(objectionWindow(awarded)).toBe("closed (awarded 2026-11-23T02:01:04.000Z)");
     expect(objectionWindow({ ...awarded, awardedAt: null })).toBe("closed (awarded)");
+  });
+});
+
+describe("readableTime", () => {
+  it("writes an ISO instant as a date and time in the given locale", () => {
+    expect(readableTime("2026-11-26T08:19:29.000Z", "en-GB", "UTC")).toBe("26 Nov 2026, 08:19");
+    expect(readableTime("2026-11-26T08:19:29Z", "en-US", "UTC")).toBe("Nov 26, 2026, 8:19 AM");
+  });
+
+  it("writes the instant in the reader's zone", () => {
+    expect(readableTime("2026-11-26T23:30:00Z", "en-GB", "Asia/Tokyo")).toBe("27 Nov 2026, 08:30");
+  });
+
+  it("leaves a value that is no date as it came", () => {
+    expect(readableTime("not a date", "en-GB", "UTC")).toBe("not a date");
+  });
+});
+
+describe("recordLink", () => {
+  it("links an http(s) URL under url or avatar", () => {
+    expect(recordLink("url", "https://alice.example")).toBe("https://alice.example/");
+    expect(recordLink("avatar", "http://avatars.example/alice.png")).toBe("http://avatars.example/alice.png");
+  });
+
+  it("never links javascript:, data: or anything that is no http(s) URL", () => {
+    expect(recordLink("url", "javascript:alert(1)")).toBeNull();
+    expect(recordLink("url", " JavaScript:alert(1)")).toBeNull();
+    expect(recordLink("avatar", "data:image/png;base64,AAAA")).toBeNull();
+    expect(recordLink("url", "alice.example")).toBeNull();
+    expect(recordLink("url", "/relative")).toBeNull();
+  });
+
+  it("leaves a URL under any other key as text", () => {
+    expect(recordLink("email", "https://alice.example")).toBeNull();
   });
 });

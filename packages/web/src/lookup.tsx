@@ -4,7 +4,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "./api.ts";
 import { type Explained, explain } from "./errors.ts";
-import { accountIn, href, lookupTarget } from "./routes.ts";
+import { accountIn, href, LOOKUP_MAX, lookupRefusal, lookupTarget } from "./routes.ts";
 import { AccountLink, ErrorNote } from "./ui.tsx";
 
 type Answer = Awaited<ReturnType<typeof ask>>;
@@ -15,12 +15,14 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
   const [answer, setAnswer] = useState<Answer | Explained | null>(null);
   const seq = useRef(0);
   const account = accountIn(query);
+  const refusal = lookupRefusal(query);
   useEffect(() => {
     const q = query.trim();
     const mine = ++seq.current;
     // An account address is not something the lookup searches (it would answer "nothing found"): the answer is
     // the account's own page, offered without asking.
-    if (q === "" || accountIn(q) !== null) {
+    // A query longer than the lookup searches is refused in words below, not sent to be refused by the API.
+    if (q === "" || accountIn(q) !== null || lookupRefusal(q) !== null) {
       setAnswer(null);
       return;
     }
@@ -50,6 +52,7 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
             type="search"
             autocomplete="off"
             spellcheck={false}
+            maxLength={LOOKUP_MAX}
             placeholder="alice.acme"
             aria-describedby="lookup-hint"
             aria-controls="lookup-results"
@@ -63,7 +66,9 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
         </form>
       </search>
       <div id="lookup-results" aria-live="polite">
-        {account !== null ? (
+        {refusal !== null ? (
+          <p>{refusal}</p>
+        ) : account !== null ? (
           <ul class="results" aria-label="Lookup results">
             <li>
               <AccountLink address={account} /> (account)

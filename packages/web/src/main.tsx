@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Lookup } from "./lookup.tsx";
 import { AccountPage } from "./pages/account.tsx";
 import { ClaimsPage } from "./pages/claims.tsx";
+import { ContractPage } from "./pages/contract.tsx";
 import { ListingPage, MarketPage } from "./pages/market.tsx";
 import { NamePage } from "./pages/name.tsx";
 import { NamespacePage } from "./pages/namespace.tsx";
@@ -40,6 +41,8 @@ function View({ route }: { readonly route: Route }): JSX.Element {
       return <ListingPage namespace={route.namespace} key={route.namespace} />;
     case "tx":
       return <TransactionPage hash={route.hash} key={route.hash} />;
+    case "contract":
+      return <ContractPage id={route.id} key={route.id} />;
     case "missing":
       // Also what the server sends, with status 404, for a page it does not know (packages/server's web.ts).
       return (

@@ -1,6 +1,6 @@
 // The page's addresses and where the lookup box sends a query typed in full.
 import { describe, expect, it } from "vitest";
-import { accountIn, href, lookupTarget, parseRoute } from "./routes.ts";
+import { accountIn, href, LOOKUP_MAX, lookupRefusal, lookupTarget, parseRoute } from "./routes.ts";
 
 describe("parseRoute", () => {
   it("reads every page's address, and the old page's #/ links the same way", () => {
@@ -47,5 +47,28 @@ describe("accountIn", () => {
     expect(accountIn(account.slice(0, 20))).toBeNull();
     expect(accountIn(`C${"A".repeat(55)}`)).toBeNull();
     expect(accountIn("alice.acme")).toBeNull();
+  });
+});
+
+describe("lookupRefusal", () => {
+  it("says in words that a query beyond the lookup's 64 characters is too long", () => {
+    expect(LOOKUP_MAX).toBe(64);
+    expect(lookupRefusal("a".repeat(65))).toBe("Search for at most 64 characters.");
+  });
+
+  it("lets a query of up to 64 characters (spaces around it aside) be asked", () => {
+    expect(lookupRefusal("a".repeat(64))).toBeNull();
+    expect(lookupRefusal(`  ${"a".repeat(64)}  `)).toBeNull();
+    expect(lookupRefusal("alice.acme")).toBeNull();
+  });
+});
+
+describe("a contract's address", () => {
+  const id = `C${"A".repeat(55)}`;
+  it("links a contract to its page and its events as JSON, and reads the page's address back", () => {
+    expect(href.contract(id)).toBe(`/contract/${id}`);
+    expect(href.contractEvents(id)).toBe(`/v1/events?contractId=${id}`);
+    expect(parseRoute(`/contract/${id.toLowerCase()}`)).toEqual({ page: "contract", id });
+    expect(parseRoute(`/contract/${id}/more`)).toEqual({ page: "missing", path: `/contract/${id}/more` });
   });
 });

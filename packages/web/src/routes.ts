@@ -11,9 +11,18 @@ export type Route =
   | { readonly page: "market" }
   | { readonly page: "listing"; readonly namespace: string }
   | { readonly page: "tx"; readonly hash: string }
+  | { readonly page: "contract"; readonly id: string }
   | { readonly page: "missing"; readonly path: string };
 
-export const ROUTE_PREFIXES = ["/name/", "/namespace/", "/account/", "/claims", "/market", "/tx/"] as const;
+export const ROUTE_PREFIXES = [
+  "/name/",
+  "/namespace/",
+  "/account/",
+  "/claims",
+  "/market",
+  "/tx/",
+  "/contract/",
+] as const;
 
 export const href = {
   status: () => "/",
@@ -27,6 +36,10 @@ export const href = {
   listing: (namespace: string) => `/market/${encodeURIComponent(namespace)}`,
   /** A transaction: its events in the archive (GET /v1/events?txHash=). */
   tx: (hash: string) => `/tx/${encodeURIComponent(hash)}`,
+  /** A contract: its events in the archive (GET /v1/events?contractId=). */
+  contract: (contractId: string) => `/contract/${encodeURIComponent(contractId)}`,
+  /** A contract's events as the archive's own answer (JSON). */
+  contractEvents: (contractId: string) => `/v1/events?contractId=${encodeURIComponent(contractId)}`,
   /** A claim in the queue, by its id. */
   claim: (id: string) => `/claims#claim-${encodeURIComponent(id)}`,
 };
@@ -52,6 +65,7 @@ export function parseRoute(pathname: string, hash = ""): Route {
       if (first === "account") return { page: "account", address: value.toUpperCase() };
       if (first === "market") return { page: "listing", namespace: value.toLowerCase() };
       if (first === "tx") return { page: "tx", hash: value.toLowerCase() };
+      if (first === "contract") return { page: "contract", id: value.toUpperCase() };
     }
   }
   return { page: "missing", path };
@@ -70,4 +84,12 @@ export function lookupTarget(query: string): string | null {
   const account = accountIn(q);
   if (account !== null) return href.account(account);
   return q.includes(".") ? href.name(q) : href.namespace(q);
+}
+
+/** The longest query GET /v1/lookup searches (docs/api.md "GET /v1/lookup"); a longer one is refused with 400. */
+export const LOOKUP_MAX = 64;
+
+/** Why a query is not worth asking the lookup, in words, or null when it may be asked. */
+export function lookupRefusal(query: string): string | null {
+  return query.trim().length > LOOKUP_MAX ? `Search for at most ${LOOKUP_MAX} characters.` : null;
 }

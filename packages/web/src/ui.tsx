@@ -3,6 +3,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Explained, explain } from "./errors.ts";
+import { readableTime } from "./format.ts";
 import { href } from "./routes.ts";
 import { componentState } from "./words.ts";
 
@@ -61,12 +62,14 @@ export function Table(props: {
   readonly headings: readonly string[];
   readonly rows: readonly (readonly ComponentChildren[])[];
   readonly empty?: string;
+  /** The caption only repeats the heading above the table: kept for screen readers, out of sight. */
+  readonly captionHidden?: boolean;
 }): JSX.Element {
   if (props.rows.length === 0) return <p>{props.empty ?? `${props.caption}: none.`}</p>;
   return (
     <div class="table-wrap">
       <table class="stack">
-        <caption class="hint">{props.caption}</caption>
+        <caption class={props.captionHidden ? "visually-hidden" : "hint"}>{props.caption}</caption>
         <thead>
           <tr>
             {props.headings.map((h) => (
@@ -126,6 +129,20 @@ export const AccountLink = ({ address }: { readonly address: string }) => (
 export const TxLink = ({ hash }: { readonly hash: string }) => (
   <a class="mono" href={href.tx(hash)}>
     {hash}
+  </a>
+);
+
+/** A chain time in the reader's locale (format.ts); the ISO instant stays in `datetime` and shows on hover. */
+export const When = ({ at }: { readonly at: string }) => (
+  <time class="when" dateTime={at} title={at}>
+    {readableTime(at)}
+  </time>
+);
+
+/** A contract by its id, linked to its page: its events in the archive. */
+export const ContractLink = ({ id }: { readonly id: string }) => (
+  <a class="mono" href={href.contract(id)}>
+    {id}
   </a>
 );
 

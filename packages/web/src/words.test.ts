@@ -7,6 +7,7 @@ import {
   componentState,
   eventType,
   feeOutcome,
+  nameFlags,
   ownership,
   subnameManagement,
   timeline,
@@ -127,5 +128,34 @@ describe("timeline", () => {
       "A text record changed",
       "Reclaimed by the namespace owner",
     ]);
+  });
+});
+
+describe("nameFlags", () => {
+  const address = "GALICE";
+  it("says whether the name is its pay-to account's display and primary name", () => {
+    expect(nameFlags({ name: "alice.acme", address, displayName: true, primaryName: true })).toEqual({
+      display: "alice.acme is the display name of GALICE in acme.",
+      primary: "alice.acme is its primary name.",
+    });
+    expect(nameFlags({ name: "alice.acme", address, displayName: false, primaryName: false })).toEqual({
+      display: "alice.acme is not the display name of GALICE in acme.",
+      primary: "alice.acme is not its primary name.",
+    });
+  });
+
+  it("says a flag the service could not read could not be checked, not no", () => {
+    expect(nameFlags({ name: "alice.acme", address, displayName: null, primaryName: null })).toEqual({
+      display: "Whether alice.acme is the display name of GALICE in acme could not be checked.",
+      primary: "Whether alice.acme is its primary name could not be checked.",
+    });
+  });
+
+  it("says a name without a pay-to address is no one's display or primary name", () => {
+    const none = "alice.acme pays to no address, so it is no account's display or primary name.";
+    expect(nameFlags({ name: "alice.acme", address: null, displayName: null, primaryName: null })).toEqual({
+      display: none,
+      primary: none,
+    });
   });
 });

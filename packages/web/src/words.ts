@@ -193,3 +193,30 @@ export function basis(symbol: string): string {
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
+
+/**
+ * A name's display-name and primary-name flags (GET /v1/records: each judged for the name's pay-to `address`, null
+ * when there is no address or the read failed) as sentences.
+ */
+export function nameFlags(records: {
+  readonly name: string;
+  readonly address: string | null;
+  readonly displayName: boolean | null;
+  readonly primaryName: boolean | null;
+}): { readonly display: string; readonly primary: string } {
+  const { name, address } = records;
+  const namespace = name.split(".").at(-1) ?? name;
+  if (address === null) {
+    const none = `${name} pays to no address, so it is no account's display or primary name.`;
+    return { display: none, primary: none };
+  }
+  const display =
+    records.displayName === null
+      ? `Whether ${name} is the display name of ${address} in ${namespace} could not be checked.`
+      : `${name} is ${records.displayName ? "" : "not "}the display name of ${address} in ${namespace}.`;
+  const primary =
+    records.primaryName === null
+      ? `Whether ${name} is its primary name could not be checked.`
+      : `${name} is ${records.primaryName ? "" : "not "}its primary name.`;
+  return { display, primary };
+}

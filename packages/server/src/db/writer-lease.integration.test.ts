@@ -2,10 +2,11 @@
 // server, a standby takes the writer lock and a new epoch instead of waiting for as long as the freeze lasts, and
 // the writer, continued (SIGCONT), knows it lost the lock and commits nothing. Both places a batch can be frozen
 // in: idle between two statements, and in the middle of a COPY (which no server-side idle timeout ends).
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { signalGroup, spawnInGroup } from "../../test/fixtures/child-processes.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { INDEXER_LOCK } from "../runtime/indexer-process.ts";
 import { openDatabase } from "./database.ts";
@@ -27,10 +28,12 @@ interface Line {
   error?: string | null;
 }
 
-/** The fixture in its own process group, its JSON lines readable one at a time. */
+/**
+ * The fixture in its own process group (on the test's list, so the end of the test kills and waits for it), its
+ * JSON lines readable one at a time.
+ */
 function startWriter(url: string, mode: "idle" | "copy") {
-  const child = spawn(process.execPath, [FIXTURE, url, String(STALL_MS), mode], {
-    detached: true,
+  const child = spawnInGroup(process.execPath, [FIXTURE, url, String(STALL_MS), mode], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
@@ -54,16 +57,6 @@ async function bounded<T>(work: Promise<T>, what: string): Promise<T> {
   }
 }
 
-const group = (child: ChildProcess, signal: NodeJS.Signals) => {
-  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // gone already
-    }
-  }
-};
-
 describe("a writer frozen inside a batch", () => {
   let database: TestDatabase | undefined;
   let standby: Database | undefined;
@@ -72,8 +65,8 @@ describe("a writer frozen inside a batch", () => {
   afterEach(async () => {
     // A stopped process ignores SIGTERM until continued; SIGKILL ends it either way.
     for (const c of children.splice(0)) {
-      group(c, "SIGCONT");
-      group(c, "SIGKILL");
+      signalGroup(c, "SIGCONT");
+      signalGroup(c, "SIGKILL");
     }
     await lock?.release();
     await standby?.close();
@@ -88,7 +81,7 @@ describe("a writer frozen inside a batch", () => {
       children.push(writer.child);
       const inBatch = await writer.next();
       expect(inBatch.step).toBe("in-batch");
-      group(writer.child, "SIGSTOP");
+      signalGroup(writer.child, "SIGSTOP");
 
       standby = await openDatabase({ url: database.url });
       const key = advisoryLockKey(INDEXER_LOCK);
@@ -99,7 +92,7 @@ describe("a writer frozen inside a batch", () => {
       );
       expect(epoch).toBe((inBatch.epoch ?? 0) + 1);
 
-      group(writer.child, "SIGCONT");
+      signalGroup(writer.child, "SIGCONT");
       writer.child.stdin?.write("go on\n");
       const done = await writer.next();
       expect(done).toMatchObject({ step: "done", committed: false, lockLost: true });

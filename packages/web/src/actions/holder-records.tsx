@@ -10,6 +10,7 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { Mono } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
+import { nameFlags } from "../words.ts";
 import type { Action, LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
 
@@ -170,10 +171,7 @@ export function HolderRecords(props: {
         </>
       )}
       <h4>Display and primary name</h4>
-      <p>
-        Display name: {props.records?.displayName ? "yes" : "no"}; primary name:{" "}
-        {props.records?.primaryName ? "yes" : "no"}.
-      </p>
+      {props.records === null ? null : <FlagsNow name={name} records={props.records} />}
       {paysHere ? (
         <p class="row">
           <button type="button" disabled={busy} onClick={() => start(load((m) => m.setDisplayName(name)))}>
@@ -190,5 +188,16 @@ export function HolderRecords(props: {
         <ActionFlow key={run.n} load={run.load} onDone={props.onChanged} onClose={() => setRun(null)} />
       )}
     </section>
+  );
+}
+
+/** Whether the name is now its pay-to account's display and primary name, in words (null: could not be checked). */
+function FlagsNow(props: { readonly name: string; readonly records: Records }): JSX.Element {
+  const flags = nameFlags({ ...props.records, name: props.name });
+  return (
+    <p class="breakable">
+      Now: {flags.display}
+      {flags.display === flags.primary ? null : ` ${flags.primary}`}
+    </p>
   );
 }

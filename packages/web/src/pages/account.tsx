@@ -12,6 +12,7 @@ import {
   Section,
   Table,
   useLoad,
+  When,
 } from "../ui.tsx";
 import { claimState } from "../words.ts";
 
@@ -63,12 +64,22 @@ function KnownAccount({ address }: { readonly address: string }): JSX.Element {
           <>
             <Table
               caption="Names held"
+              captionHidden
               headings={["Name", "Namespace", "Issued"]}
               empty="This account holds no names."
               rows={h.names.map((n) => [
                 <NameLink name={n.name} key="n" />,
                 <NamespaceLink namespace={n.namespace} key="ns" />,
-                `ledger ${n.issuedLedger}${n.issuedAt ? ` (${n.issuedAt})` : ""}`,
+                <>
+                  ledger {n.issuedLedger}
+                  {n.issuedAt ? (
+                    <>
+                      {" ("}
+                      <When at={n.issuedAt} />
+                      {")"}
+                    </>
+                  ) : null}
+                </>,
               ])}
             />
             {h.truncated ? <p class="hint">Only the first names are shown.</p> : null}

@@ -4,9 +4,23 @@ import { useEffect, useState } from "preact/hooks";
 import { BuyerPanel } from "../actions/buyer-panel.tsx";
 import { api, unwrap } from "../api.ts";
 import { href } from "../routes.ts";
-import { AccountLink, Defs, ErrorNote, NamespaceLink, Page, Section, Table, useLoad } from "../ui.tsx";
+import {
+  AccountLink,
+  Defs,
+  ErrorNote,
+  type Loaded,
+  NamespaceLink,
+  Page,
+  Section,
+  Table,
+  useLoad,
+  When,
+} from "../ui.tsx";
 
 const loadListings = () => unwrap(api.GET("/v1/market/listings"));
+const loadSales = (node: string) =>
+  unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node } } }));
+type Sales = Awaited<ReturnType<typeof loadSales>>;
 
 export function MarketPage(): JSX.Element {
   const listings = useLoad("listings", loadListings);
@@ -21,6 +35,7 @@ export function MarketPage(): JSX.Element {
             </p>
             <Table
               caption="Listings"
+              captionHidden
               headings={["Namespace", "Price (XLM)", "Market fee", "Listed"]}
               empty="Nothing is listed for sale."
               rows={m.listings.map((l) => [
@@ -29,7 +44,7 @@ export function MarketPage(): JSX.Element {
                 </a>,
                 l.priceXlm,
                 `${l.feeBps / 100} %`,
-                l.listedAt,
+                <When at={l.listedAt} key="l" />,
               ])}
             />
           </>
@@ -54,10 +69,19 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
       listings.state === "ok" ? listings.value.listings.find((x) => x.namespace === namespace) : undefined;
     if (l !== undefined && seen?.namespace !== namespace) setSeen({ namespace, id: l.id });
   }, [listings.state, namespace]);
-  const sales = useLoad(`sales:${namespace}:${read}`, async () => {
-    const ns = await unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
-    return unwrap(api.GET("/v1/market/history/{node}", { params: { path: { node: ns.node } } }));
-  });
+  // The sales are read by the namespace's node, from the namespace read above (once, not a second time here).
+  const node = info.state === "ok" ? info.value.node : null;
+  const history = useLoad(`sales:${node ?? ""}:${read}`, () =>
+    node === null ? Promise.resolve(null) : loadSales(node),
+  );
+  const sales: Loaded<Sales> =
+    info.state === "error"
+      ? info
+      : history.state === "error"
+        ? history
+        : history.state === "ok" && history.value !== null
+          ? { state: "ok", value: history.value }
+          : { state: "loading" };
   // A namespace that does not exist (or a marketplace that is off) is said once, not under every heading.
   const refusal =
     info.state === "error" && info.error.code === "namespace_not_found"
@@ -90,7 +114,7 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
               items={[
                 ["Price", `${l.priceXlm} XLM`],
                 ["Market fee", `${l.feeBps / 100} %`],
-                ["Listed", l.listedAt],
+                ["Listed", <When at={l.listedAt} key="l" />],
                 ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
               ]}
             />
@@ -113,13 +137,14 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
         render={(h) => (
           <Table
             caption="Sales"
+            captionHidden
             headings={["Price (XLM)", "Seller", "Buyer", "Settled", "How"]}
             empty="No past sales."
             rows={h.sales.map((s) => [
               s.priceXlm,
               <AccountLink address={s.seller} key="s" />,
               <AccountLink address={s.buyer} key="b" />,
-              s.settledAt,
+              <When at={s.settledAt} key="s" />,
               s.badge === "escrow" ? "through the escrow" : s.badge,
             ])}
           />

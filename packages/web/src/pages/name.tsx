@@ -9,6 +9,7 @@ import { HolderRecords } from "../actions/holder-records.tsx";
 import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
+import { recordLink } from "../format.ts";
 import {
   AccountLink,
   Defs,
@@ -17,13 +18,15 @@ import {
   Mono,
   NameLink,
   NamespaceLink,
+  OutsideLink,
   Page,
   Section,
   Table,
   TxLink,
   useLoad,
+  When,
 } from "../ui.tsx";
-import { ownership, subnamePolicy, timeline } from "../words.ts";
+import { nameFlags, ownership, subnamePolicy, timeline } from "../words.ts";
 
 /** Archived events of the name read for its timeline: one page of the archive's largest. */
 const ARCHIVE_PAGE = 1000;
@@ -61,9 +64,7 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   );
   // Read again after the holder changes a record (HolderRecords).
   const [recordsRead, setRecordsRead] = useState(0);
-  const records = useLoad(`r:${key}:${recordsRead}`, () =>
-    unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } })),
-  );
+  const records = useLoad(`r:${key}:${recordsRead}`, () => loadRecords(path));
   const history = useLoad(`h:${key}`, () =>
     Promise.all([
       unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
@@ -111,12 +112,20 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               ["Holder", <AccountLink address={r.holder} key="h" />],
               ["Ownership", ownership(r.ownership)],
               ["Storage", r.storage === "live" ? "Live: read from the chain as it is now" : r.storage],
-              ["Expires", r.expiresAt ?? "never"],
+              ["Expires", r.expiresAt === null ? "never" : <When at={r.expiresAt} key="e" />],
               [
                 "Issued",
                 <>
                   ledger {r.issuedLedger}
-                  {r.issuedAt ? ` (${r.issuedAt})` : ""}, transaction <TxLink hash={r.txHash} />
+                  {r.issuedAt ? (
+                    <>
+                      {" ("}
+                      <When at={r.issuedAt} />
+                      {")"}
+                    </>
+                  ) : null}
+                  {", transaction "}
+                  <TxLink hash={r.txHash} />
                 </>,
               ],
               ["Resolutions", String(r.resolutions)],
@@ -134,19 +143,12 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
       {recordsShown ? (
         <>
           <h2>Records</h2>
-          <Section
-            loaded={records}
-            render={(rec) => (
-              <Table
-                caption="Records"
-                headings={["Key", "Value"]}
-                rows={[
-                  ["address", rec.address === null ? "—" : <AccountLink address={rec.address} key="a" />],
-                  ...Object.entries(rec.text as Record<string, string>).map(([k, v]) => [k, v]),
-                ]}
-              />
-            )}
-          />
+          {records.state === "error" && records.error.code === "no_resolver" ? (
+            // A fact about the namespace (409 no_resolver), not a failure: said plainly, not as an alert.
+            <p data-code="no_resolver">{records.error.sentence}</p>
+          ) : (
+            <Section loaded={records} render={(rec) => <RecordsTable records={rec} />} />
+          )}
           {record.state === "ok" ? (
             <HolderRecords
               name={props.name}
@@ -172,11 +174,12 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
           <>
             <Table
               caption="History"
+              captionHidden
               headings={["What", "Ledger", "Time", "Transaction"]}
               rows={timeline(lifecycle.events, archived.events).map((row) => [
                 row.what,
                 String(row.ledger),
-                row.at ?? "—",
+                row.at === null ? "—" : <When at={row.at} key="w" />,
                 <TxLink hash={row.txHash} key="t" />,
               ])}
             />
@@ -197,6 +200,7 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
             render={(s) => (
               <Table
                 caption="Subnames"
+                captionHidden
                 headings={["Name", "State", "Address"]}
                 empty="This name has no subnames."
                 rows={s.subnames.map((sub) => [
@@ -219,6 +223,44 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
         </>
       ) : null}
     </Page>
+  );
+}
+
+type RecordsAnswer = Awaited<ReturnType<typeof loadRecords>>;
+const loadRecords = (path: { namespace: string; label: string }) =>
+  unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } }));
+
+/** The name's records: its pay-to address, its text records (web addresses as links) and what the address calls it. */
+function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Element {
+  const flags = nameFlags(records);
+  return (
+    <>
+      <Table
+        caption="Records"
+        captionHidden
+        headings={["Key", "Value"]}
+        rows={[
+          ["address", records.address === null ? "—" : <AccountLink address={records.address} key="a" />],
+          ...Object.entries(records.text).map(([k, v]) => {
+            const link = recordLink(k, v);
+            return [
+              k,
+              link === null ? (
+                v
+              ) : (
+                <OutsideLink url={link} key="v">
+                  {v}
+                </OutsideLink>
+              ),
+            ];
+          }),
+        ]}
+      />
+      <p class="breakable">
+        {flags.display}
+        {flags.display === flags.primary ? null : ` ${flags.primary}`}
+      </p>
+    </>
   );
 }
 
@@ -266,7 +308,7 @@ function SubnameSections(props: { answer: Loaded<SubnameAnswer>; child: string }
                   "Controller",
                   s.record.controller === null ? "—" : <AccountLink address={s.record.controller} key="c" />,
                 ],
-                ["Expires", s.record.expiresAt ?? "never"],
+                ["Expires", s.record.expiresAt === null ? "never" : <When at={s.record.expiresAt} key="e" />],
                 ["Policy", subnamePolicy(s.record.policy)],
                 ["Generation", <Mono key="g">{s.record.generation}</Mono>],
               ]}
@@ -283,7 +325,14 @@ function SubnameSections(props: { answer: Loaded<SubnameAnswer>; child: string }
               ["Name", <NameLink name={s.parentContext.name} key="p" />],
               ["Holder", <AccountLink address={s.parentContext.holder} key="h" />],
               ["Active", s.parentContext.active ? "yes" : "no"],
-              ["Expires", s.parentContext.expiresAt ?? "never"],
+              [
+                "Expires",
+                s.parentContext.expiresAt === null ? (
+                  "never"
+                ) : (
+                  <When at={s.parentContext.expiresAt} key="e" />
+                ),
+              ],
             ]}
           />
         )}

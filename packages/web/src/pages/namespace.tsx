@@ -10,15 +10,16 @@ import { href } from "../routes.ts";
 import {
   AccountLink,
   ClaimLink,
+  ContractLink,
   Defs,
   ErrorNote,
   ListingLink,
-  Mono,
   NameLink,
   Page,
   Section,
   Table,
   useLoad,
+  When,
 } from "../ui.tsx";
 import { claimState, subnamePolicy } from "../words.ts";
 import { WebhooksLink } from "./webhooks.tsx";
@@ -36,8 +37,11 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
   );
   const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
-  // One answer for a namespace that is not allocated (yet): the sections that need it would each repeat it.
-  const missing = info.state === "error" && info.error.code === "namespace_not_found";
+  // One answer for a namespace that is not allocated (yet): the sections that need it would each repeat it. A
+  // name that is no namespace at all (invalid_name) is said once too, and nothing else: no claim can be for it.
+  const refused = info.state === "error" ? info.error.code : null;
+  const invalid = refused === "invalid_name";
+  const missing = info.state === "error" && (invalid || refused === "namespace_not_found");
   return (
     <Page title={namespace}>
       {info.state === "ok" && info.value.displayName !== null ? (
@@ -72,12 +76,21 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
                   ],
                   [
                     "Allocated",
-                    `${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
-                      n.awardLedger
-                    }${n.awardedAt ? ` (${n.awardedAt})` : ""}`,
+                    <>
+                      {`${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
+                        n.awardLedger
+                      }`}
+                      {n.awardedAt ? (
+                        <>
+                          {" ("}
+                          <When at={n.awardedAt} />
+                          {")"}
+                        </>
+                      ) : null}
+                    </>,
                   ],
-                  ["Registrar", <Mono key="r">{n.registrarId}</Mono>],
-                  ["Resolver", n.resolverId === null ? "none" : <Mono key="v">{n.resolverId}</Mono>],
+                  ["Registrar", <ContractLink id={n.registrarId} key="r" />],
+                  ["Resolver", n.resolverId === null ? "none" : <ContractLink id={n.resolverId} key="v" />],
                 ]}
               />
             )}
@@ -88,24 +101,30 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
           <Names namespace={namespace} />
         </>
       )}
-      <h2>Claims</h2>
-      <Section
-        loaded={claims}
-        render={(q) => {
-          const mine = [...q.pending, ...q.objected, ...q.awarded].filter((c) => c.namespace === namespace);
-          if (mine.length === 0) return <p>No claim for this namespace is in the queue.</p>;
-          return (
-            <ul>
-              {mine.map((c) => (
-                <li key={c.id}>
-                  <ClaimLink id={c.id}>Claim {c.id}</ClaimLink>: {claimState(c.state)}, by{" "}
-                  <AccountLink address={c.claimantAccount} />, announced at ledger {c.announcedLedger}
-                </li>
-              ))}
-            </ul>
-          );
-        }}
-      />
+      {invalid ? null : (
+        <>
+          <h2>Claims</h2>
+          <Section
+            loaded={claims}
+            render={(q) => {
+              const mine = [...q.pending, ...q.objected, ...q.awarded].filter(
+                (c) => c.namespace === namespace,
+              );
+              if (mine.length === 0) return <p>No claim for this namespace is in the queue.</p>;
+              return (
+                <ul>
+                  {mine.map((c) => (
+                    <li key={c.id}>
+                      <ClaimLink id={c.id}>Claim {c.id}</ClaimLink>: {claimState(c.state)}, by{" "}
+                      <AccountLink address={c.claimantAccount} />, announced at ledger {c.announcedLedger}
+                    </li>
+                  ))}
+                </ul>
+              );
+            }}
+          />
+        </>
+      )}
       {missing ? null : <OwnerPolicies namespace={namespace} />}
       {missing ? null : <WebhooksLink namespace={namespace} />}
     </Page>
@@ -135,7 +154,7 @@ function Listing({ namespace }: { readonly namespace: string }): JSX.Element {
           </p>
         ) : (
           <p>
-            Listed at {open.priceXlm} XLM since {open.listedAt}:{" "}
+            Listed at {open.priceXlm} XLM since <When at={open.listedAt} />:{" "}
             <ListingLink namespace={namespace}>the listing</ListingLink>.
           </p>
         );
@@ -171,12 +190,20 @@ function Names({ namespace }: { readonly namespace: string }): JSX.Element {
           <>
             <Table
               caption="Names issued"
+              captionHidden
               headings={["Name", "Holder", "Expires", "Subnames", "Issued"]}
               empty="No name has been issued in this namespace."
               rows={names.map((n) => [
                 <NameLink name={n.name} key="n" />,
                 <AccountLink address={n.holder} key="h" />,
-                n.expiresAt === null ? "never" : n.expired ? `expired ${n.expiresAt}` : n.expiresAt,
+                n.expiresAt === null ? (
+                  "never"
+                ) : (
+                  <>
+                    {n.expired ? "expired " : null}
+                    <When at={n.expiresAt} />
+                  </>
+                ),
                 n.subnames === 0 ? (
                   "none"
                 ) : (
@@ -184,7 +211,16 @@ function Names({ namespace }: { readonly namespace: string }): JSX.Element {
                     {n.subnames === 1 ? "1 subname" : `${n.subnames} subnames`}
                   </a>
                 ),
-                `ledger ${n.issuedLedger}${n.issuedAt ? ` (${n.issuedAt})` : ""}`,
+                <>
+                  ledger {n.issuedLedger}
+                  {n.issuedAt ? (
+                    <>
+                      {" ("}
+                      <When at={n.issuedAt} />
+                      {")"}
+                    </>
+                  ) : null}
+                </>,
               ])}
             />
             {more.error === null ? null : <ErrorNote error={more.error} />}

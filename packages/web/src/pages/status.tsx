@@ -1,7 +1,7 @@
 // The front page: whether the service is healthy, and how much of the chain the mirror has read.
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
-import { Defs, Page, Section, State, Table, useLoad } from "../ui.tsx";
+import { Defs, Page, Section, State, Table, useLoad, When } from "../ui.tsx";
 import { componentDetails } from "../words.ts";
 
 export function StatusPage(): JSX.Element {
@@ -45,7 +45,10 @@ export function StatusPage(): JSX.Element {
                     ],
                     ["Processed ledger", String(coverage.processedLedger ?? "—")],
                     ["Head ledger", String(coverage.headLedger ?? "—")],
-                    ["Processed at", coverage.processedAt ?? "—"],
+                    [
+                      "Processed at",
+                      coverage.processedAt === null ? "—" : <When at={coverage.processedAt} key="p" />,
+                    ],
                     [
                       "Gaps",
                       coverage.gaps.length === 0

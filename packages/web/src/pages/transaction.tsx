@@ -3,7 +3,7 @@
 // answer (linked), since the page ships no XDR decoder.
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
-import { ErrorNote, Mono, Page, Section, Table, useLoad } from "../ui.tsx";
+import { ContractLink, ErrorNote, Mono, Page, Section, Table, useLoad, When } from "../ui.tsx";
 import { eventType } from "../words.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -53,8 +53,14 @@ function KnownTransaction({ hash, title }: { readonly hash: string; readonly tit
             <>
               <p>
                 In ledger {first.ledger}
-                {first.at === null ? "" : ` (${first.at})`}; {page.events.length}{" "}
-                {page.events.length === 1 ? "event" : "events"}
+                {first.at === null ? null : (
+                  <>
+                    {" ("}
+                    <When at={first.at} />
+                    {")"}
+                  </>
+                )}
+                ; {page.events.length} {page.events.length === 1 ? "event" : "events"}
                 {page.hasMore ? " shown, more in the archive" : ""}.
               </p>
               <Table
@@ -63,7 +69,7 @@ function KnownTransaction({ hash, title }: { readonly hash: string; readonly tit
                 rows={page.events.map((e) => [
                   eventType(e.type),
                   <Mono key="t">{e.type ?? "—"}</Mono>,
-                  <Mono key="c">{e.contractId}</Mono>,
+                  <ContractLink id={e.contractId} key="c" />,
                   e.inSuccessfulContractCall ? "yes" : "no: the call failed",
                 ])}
               />

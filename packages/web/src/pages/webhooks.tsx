@@ -9,6 +9,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
+import { readableTime } from "../format.ts";
 import { href } from "../routes.ts";
 import { ErrorNote, Page, Section, Table, useLoad } from "../ui.tsx";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
@@ -20,8 +21,9 @@ interface Secret {
   readonly rotated: boolean;
 }
 
+/** A time inside a sentence: the reader's locale, as `<When>` writes it in tables (format.ts). */
 function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? "—" : new Date(iso).toLocaleString();
+  return iso === null || iso === undefined ? "—" : readableTime(iso);
 }
 
 /** The one-time secret: a copy button and a note that it is not shown again. */

@@ -148,6 +148,19 @@ describe("the web page in Chromium", () => {
     expect(await text("h1")).toBe("alice.acme");
   });
 
+  it("says in words that the lookup searches at most 64 characters, and does not ask the API for more", async () => {
+    await page.goto(`${base}/`);
+    const box = page.getByLabel("Name or namespace");
+    expect(await box.getAttribute("maxlength")).toBe("64");
+    // A value set by script (or pasted past maxlength) reaches the page whole: it is refused in words.
+    await box.evaluate((el, value) => {
+      (el as HTMLInputElement).value = value;
+      el.dispatchEvent(new Event("input", { bubbles: true }));
+    }, "a".repeat(65));
+    await page.getByText("Search for at most 64 characters.").waitFor();
+    expect(await page.locator('[data-code="invalid_request"]').count()).toBe(0);
+  });
+
   it("opens the namespace page from a namespace result, and from `acme` typed alone", async () => {
     await page.goto(`${base}/`);
     await page.getByLabel("Name or namespace").pressSequentially("acm", { delay: 30 });
@@ -189,9 +202,19 @@ describe("the web page in Chromium", () => {
     );
     expect(await alice.locator("td").nth(3).innerText()).toBe("1 subname");
     expect(await alice.locator("td").nth(2).innerText()).toBe("never");
-    expect(await rows.filter({ hasText: "old.acme" }).locator("td").nth(2).innerText()).toMatch(
-      /^expired \d{4}-/,
-    );
+    // Chain times read as dates in the reader's locale; the instant itself stays in <time datetime> and its title.
+    const expiredAt = rows.filter({ hasText: "old.acme" }).locator("td").nth(2);
+    expect(await expiredAt.innerText()).toMatch(/^expired \S/);
+    expect(await expiredAt.innerText()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const instant = await expiredAt.locator("time").getAttribute("datetime");
+    expect(instant).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await expiredAt.locator("time").getAttribute("title")).toBe(instant);
+    // The registrar and resolver link to their contract's events.
+    for (const term of ["Registrar", "Resolver"])
+      expect(
+        await page.locator("dt", { hasText: term }).locator("+ dd").getByRole("link").getAttribute("href"),
+        term,
+      ).toMatch(/^\/contract\/C[A-Z2-7]{55}$/);
     expect(await rows.filter({ hasText: "bob.acme" }).locator("td").nth(1).getByRole("link").count()).toBe(1);
     // Three names fit one page: no button for more.
     expect(await page.getByRole("button", { name: "Show more names" }).count()).toBe(0);
@@ -266,6 +289,21 @@ describe("the web page in Chromium", () => {
     expect(await records.locator("tr", { hasText: "avatar" }).locator("td").nth(1).innerText()).toBe(
       DEMO_TEXT.avatar,
     );
+    // Web addresses under url and avatar are links that pass nothing of this page along.
+    for (const key of ["url", "avatar"] as const) {
+      const link = records.locator("tr", { hasText: key }).getByRole("link");
+      expect(await link.getAttribute("href"), key).toBe(new URL(DEMO_TEXT[key]).href);
+      expect(await link.getAttribute("rel"), key).toBe("noopener noreferrer nofollow");
+    }
+    // The caption repeats the heading: out of sight, still in the table for screen readers.
+    expect(await records.locator("caption").evaluate((el) => getComputedStyle(el).position)).toBe("absolute");
+    // What the pay-to account calls the name, in words.
+    expect(
+      await page.locator("p", { hasText: /^alice\.acme is (not )?the display name of G/ }).innerText(),
+    ).toMatch(
+      // The records answer primaryName: null here (no primary read): said as unchecked, not as "no".
+      /^alice\.acme is the display name of G[A-Z2-7]{55} in acme\. Whether alice\.acme is its primary name could not be checked\.$/,
+    );
     const holder = page.locator("dt", { hasText: "Holder" }).locator("+ dd").getByRole("link");
     expect(await holder.innerText()).toMatch(/^G[A-Z2-7]{55}$/);
     // Its network addresses, read live, for anyone (not only its signed-in holder): acme allows two networks.
@@ -292,6 +330,12 @@ describe("the web page in Chromium", () => {
     expect(issued[1]).toMatch(/^\d+$/);
     expect(issued[3]).toMatch(/^[0-9a-f]{64}$/);
     expect(await history.last().getByRole("link").getAttribute("href")).toBe(`/tx/${issued[3]}`);
+    // A time stays on one line in the History table at 1280 px.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const time = history.last().locator("time");
+    expect(await time.getAttribute("datetime")).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await time.evaluate((el) => el.getClientRects().length)).toBe(1);
+    await page.setViewportSize({ width: 390, height: 844 });
     const subnames = page.locator("table", { has: page.locator("caption", { hasText: "Subnames" }) });
     await subnames.waitFor();
     const pay = subnames.locator("tr", { hasText: "pay.alice.acme" });
@@ -405,6 +449,24 @@ describe("the web page in Chromium", () => {
       `/v1/events?txHash=${hash}`,
     );
     await check("transaction");
+    // Its contract is a link to that contract's events.
+    const contract = events.locator("tbody tr td").nth(2).getByRole("link");
+    const contractId = await contract.innerText();
+    expect(contractId).toMatch(/^C[A-Z2-7]{55}$/);
+    await contract.click();
+    await page.waitForURL(new RegExp(`/contract/${contractId}$`));
+    const contractEvents = page.locator("table", {
+      has: page.locator("caption", { hasText: "Events of this contract" }),
+    });
+    await contractEvents.locator("tbody tr").first().waitFor();
+    expect(await contractEvents.locator("tbody tr td:first-child").first().innerText()).not.toBe("");
+    expect(await contractEvents.locator("tbody tr").first().getByRole("link").getAttribute("href")).toMatch(
+      /^\/tx\/[0-9a-f]{64}$/,
+    );
+    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
+      `/v1/events?contractId=${contractId}`,
+    );
+    await check("contract");
 
     await page.goto(`${base}/tx/${"0".repeat(64)}`);
     await page.getByText("The archive holds no event of this transaction").waitFor();
@@ -436,9 +498,23 @@ describe("the web page in Chromium", () => {
     await page.goto(`${base}/name/pay.nosuch.acme`);
     await page.locator('[data-code="name_not_found"]').waitFor();
     expect(await page.locator("#view .error").count()).toBe(1);
+    // The listing's page reads the namespace once (its sales are read by the node from that answer).
+    const asked: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === "/v1/namespaces/nosuch") asked.push(request.url());
+    };
+    page.on("request", onRequest);
     await page.goto(`${base}/market/nosuch`);
     await page.locator('[data-code="namespace_not_found"]').waitFor();
     expect(await page.locator("#view .error").count()).toBe(1);
+    page.off("request", onRequest);
+    expect(asked).toHaveLength(1);
+    // A namespace that is no label: said once, and nothing else.
+    await page.goto(`${base}/namespace/Bad_`);
+    await page.locator('[data-code="invalid_name"]').first().waitFor();
+    expect(await page.locator("#view .error").count()).toBe(1);
+    expect(await page.locator("#view h2").count()).toBe(0);
+    expect(await page.getByText("Past sales").count()).toBe(0);
     await page.goto(`${base}/name/old.acme`);
     const expired = page.locator('[data-code="name_expired"]').first();
     await expired.waitFor();
@@ -461,6 +537,13 @@ describe("the web page in Chromium", () => {
     await page.goto(`${base}/name/carol.plain`);
     await page.getByText(/^Namespace plain allows no new subnames now/).waitFor();
     expect(await page.getByText("can create and remove its subnames").count()).toBe(0);
+    // plain has no resolver: a fact about the namespace, said as a note under Records, not as an error.
+    const noResolver = page.locator('[data-code="no_resolver"]');
+    await noResolver.waitFor();
+    expect(await noResolver.innerText()).toBe(
+      "This namespace has no resolver, so its names carry no records.",
+    );
+    expect(await page.locator("#view .error").count()).toBe(0);
   });
 
   it("shows the claim queue: each claim's state in words, basis, evidence and objections, its namespace a link", async () => {

@@ -56,6 +56,7 @@ describe("the web app", () => {
       "/claims",
       "/market",
       "/market/acme",
+      "/contract/CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
     ]) {
       const page = await app.inject({ url });
       expect(page.statusCode, url).toBe(200);

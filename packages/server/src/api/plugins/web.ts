@@ -1,8 +1,8 @@
 // The web app at `/` (packages/web, built into packages/web/dist by its `prepare` script at `npm ci`; nothing is
 // fetched from elsewhere at run time). Files are registered one by one (`wildcard: false`), so the plugin adds the
 // app's files and its page addresses (`/name/…`, `/namespace/…`, `/account/…`, `/claims`, `/market…`, `/tx/…`,
-// answered with index.html so a shared link opens the page) and nothing else: no catch-all that would shadow
-// `/v1/*`. An unknown path is the API's JSON 404, except for a browser asking for a page (`Accept` prefers
+// `/contract/…`, answered with index.html so a shared link opens the page) and nothing else: no catch-all that would
+// shadow `/v1/*`. An unknown path is the API's JSON 404, except for a browser asking for a page (`Accept` prefers
 // text/html) outside the API's paths: that gets the app itself with status 404, which shows its own "Page not
 // found" page (`webPageNotFound`). Files under assets/ carry a content hash in their name and are cached for a
 // year; index.html and the icons are revalidated, so a release shows at the next load. Under `namereg dev` the
@@ -29,6 +29,7 @@ export const WEB_ROUTES = [
   "/market",
   "/market/:namespace",
   "/tx/:hash",
+  "/contract/:id",
 ] as const;
 
 // Paths that belong to the API, the documents and the app's files: an unknown path under them is always the JSON
