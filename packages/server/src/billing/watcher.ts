@@ -62,7 +62,7 @@ export class BillingWatcher {
   /** Stores new payments as `pending` (other ways of paying as `quarantined`) with the cursor, page by page. */
   async ingest(): Promise<number> {
     const { db, server } = this.#o;
-    return ingestPayments({
+    const { count } = await ingestPayments({
       db,
       cursorName: BILLING_CURSOR,
       source: this.#source,
@@ -82,6 +82,7 @@ export class BillingWatcher {
           .onConflictDoNothing();
       },
     });
+    return count;
   }
 
   /** Decides every pending payment in chain order; stops at the first that must wait for the indexer. */

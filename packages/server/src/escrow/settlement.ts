@@ -8,7 +8,6 @@ import { applyBps } from "@namereg/protocol";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { appendChanges } from "../db/outbox.ts";
 import { marketListings, marketPayments, marketSales } from "../db/tables.ts";
-import { processedLedger } from "../watchers/indexer-progress.ts";
 import { soldChange } from "./changes.ts";
 import { type Obligation, owe } from "./obligations.ts";
 import { type TransferEvent, transferEvents } from "./registry-view.ts";
@@ -53,8 +52,7 @@ async function fundedVerdict(deps: VerdictDeps, payment: Payment, listing: Listi
 
 /** Settles funded deposits whose outcome the caught-up registry view now decides. */
 export async function decideFundedDeposits(deps: VerdictDeps): Promise<number> {
-  const { db } = deps;
-  const processed = await processedLedger(db);
+  const { db, processed } = deps;
   if (processed === null) return 0;
   const funded = await db
     .select()
@@ -146,8 +144,7 @@ async function settle(
  * accepted by someone else. The bond goes back to whoever posted it.
  */
 export async function closeListings(deps: VerdictDeps): Promise<number> {
-  const { db } = deps;
-  const processed = await processedLedger(db);
+  const { db, processed } = deps;
   const listings = await db
     .select()
     .from(marketListings)
@@ -159,7 +156,12 @@ export async function closeListings(deps: VerdictDeps): Promise<number> {
       .from(marketPayments)
       .where(and(eq(marketPayments.listingId, listing.id), eq(marketPayments.state, "funded")));
     if (funded.length > 0) continue;
-    let reason: string | null = listing.cancelRequestedAt === null ? null : "cancelled";
+    // A cancel is settled once the pass's view has passed the ledger it was asked at: every payment made before
+    // it has been judged by then (a deposit among them is funded, and settled as a funded deposit instead).
+    const cancelSeen =
+      listing.cancelRequestedAt !== null &&
+      (listing.cancelLedger === null || (processed !== null && processed >= listing.cancelLedger));
+    let reason: string | null = cancelSeen ? "cancelled" : null;
     if (reason === null && processed !== null) {
       const history = (await transferEvents(db, deps.registryId, listing.node, {})).filter(
         (e) => e.ledger <= processed && e.type === "acc_tr",

@@ -11,6 +11,12 @@ export interface VerdictDeps {
   /** Close time of a ledger, in unix seconds (from the RPC). */
   readonly ledgerCloseTime: (ledger: number) => Promise<bigint>;
   readonly now: () => Date;
+  /**
+   * The pass's one view of the chain: the last ledger both applied by the indexer and read for the escrow's
+   * payments (null before the indexer's first batch). Every verdict of a pass judges by this same ledger, so an
+   * acceptance is never seen before a payment that preceded it on chain (watcher.ts).
+   */
+  readonly processed: number | null;
 }
 
 export type Payment = typeof marketPayments.$inferSelect;

@@ -8,7 +8,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { appendChanges } from "../db/outbox.ts";
 import { marketIntents, marketListings, marketPayments } from "../db/tables.ts";
-import { processedLedger } from "../watchers/indexer-progress.ts";
 import { listedChange } from "./changes.ts";
 import { owe } from "./obligations.ts";
 import { proposalBefore } from "./registry-view.ts";
@@ -90,7 +89,15 @@ async function decidePayment(deps: VerdictDeps, payment: Payment): Promise<boole
   }
   const [listing] = await db.select().from(marketListings).where(eq(marketListings.id, intent.listingId));
   if (listing === undefined) throw new Error(`intent ${intent.id} names no listing`);
-  if (listing.state !== "active" || listing.cancelRequestedAt !== null) {
+  // A console cancel closes the listing to payments made after it; one made before it (its ledger at or below the
+  // head the cancel read) is judged like any other, so a deposit paid while the proposal was live is held and then
+  // settled by what the registry does next (docs/market.md "Seller flow" 4), never bounced while the buyer can
+  // still accept.
+  if (
+    listing.state !== "active" ||
+    (listing.cancelRequestedAt !== null &&
+      (listing.cancelLedger === null || payment.ledger > listing.cancelLedger))
+  ) {
     await returnPayment(deps, payment, "bounce", "listing_not_active", listing.id);
     return true;
   }
@@ -107,7 +114,7 @@ async function decidePayment(deps: VerdictDeps, payment: Payment): Promise<boole
     return true;
   }
   // From here the verdict depends on the registry as of the payment: wait for a caught-up view.
-  const processed = await processedLedger(db);
+  const { processed } = deps;
   if (processed === null || processed < payment.ledger) return false;
   const funded = await db
     .select({ id: marketPayments.id })

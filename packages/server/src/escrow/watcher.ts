@@ -6,7 +6,8 @@ import type { Keypair, rpc } from "@stellar/stellar-sdk";
 import type { AccountPaymentsSource } from "../chain/account-payments.ts";
 import { marketPayments } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { ingestPayments } from "../watchers/payment-ingest.ts";
+import { processedLedger } from "../watchers/indexer-progress.ts";
+import { type IngestResult, ingestPayments } from "../watchers/payment-ingest.ts";
 import { runPasses } from "../watchers/run-passes.ts";
 import { type PayoutSender, sendPayouts } from "./payouts.ts";
 import { closeListings, decideFundedDeposits } from "./settlement.ts";
@@ -54,7 +55,7 @@ export class EscrowWatcher {
   }
 
   /** Reads new payments into `market_payments` with the cursor, page by page. */
-  async ingest(): Promise<number> {
+  async ingest(): Promise<IngestResult> {
     const { db, server } = this.#o;
     return ingestPayments({
       db,
@@ -83,8 +84,14 @@ export class EscrowWatcher {
 
   async runOnce(): Promise<PassResult> {
     const o = this.#o;
-    const payments = await this.ingest();
+    const ingested = await this.ingest();
+    // One view for the whole pass, read once and no further than the payments just read: with the indexer read
+    // again later in the pass, or ahead of a watcher still catching up, a listing could close on an acceptance
+    // ("namespace moved", bond back) while the deposit paid before it is not judged yet, then bounced as on an
+    // inactive listing: the buyer would keep the namespace and the money.
+    const indexed = await processedLedger(o.db);
     const verdicts: VerdictDeps = {
+      processed: indexed === null ? null : Math.min(indexed, ingested.throughLedger),
       db: o.db,
       registryId: o.registryId,
       now: this.#now,
@@ -109,7 +116,7 @@ export class EscrowWatcher {
       ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
       ...(o.checkpoint === undefined ? {} : { checkpoint: o.checkpoint }),
     });
-    return { payments, decided, paidOrParked };
+    return { payments: ingested.count, decided, paidOrParked };
   }
 
   /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */

@@ -62,14 +62,28 @@ export interface IngestOptions {
   readonly store: (tx: Db, payments: readonly AccountPayment[]) => Promise<void>;
 }
 
+export interface IngestResult {
+  /** How many payments were read. */
+  readonly count: number;
+  /** Every payment to the account up to this ledger has been stored (by this call or earlier ones). */
+  readonly throughLedger: number;
+}
+
+/** The ledger of a getTransactions cursor (a TOID: the ledger sequence in its high 32 bits). */
+function cursorLedger(cursor: string): number {
+  return Number(BigInt(cursor) >> 32n);
+}
+
 /**
  * Reads the account's new payments page by page: each page's payments and the cursor past them commit together,
  * so a consumer killed anywhere neither loses a payment nor, storing by id, keeps one twice. Returns how many
- * payments were read; an empty poll still counts as a poll (polledAt).
+ * payments were read and how far the account's payments are known; an empty poll still counts as a poll
+ * (polledAt).
  */
-export async function ingestPayments(o: IngestOptions): Promise<number> {
+export async function ingestPayments(o: IngestOptions): Promise<IngestResult> {
   let stored = await loadPaymentCursor(o.db, o.cursorName, o.source.account, o.startLedger);
   let count = 0;
+  let through = stored.cursor === null ? stored.startLedger - 1 : cursorLedger(stored.cursor) - 1;
   for (let page = 0; page < (o.maxPages ?? 50); page++) {
     const read = await readPaymentsPage(o.source, stored);
     const polledAt = o.now();
@@ -79,8 +93,10 @@ export async function ingestPayments(o: IngestOptions): Promise<number> {
     });
     count += read.payments.length;
     stored = { ...stored, cursor: read.cursor };
-    if (read.atHead) return count;
+    if (read.atHead) return { count, throughLedger: read.latestLedger };
+    through = cursorLedger(read.cursor) - 1;
   }
   await touchPaymentCursor(o.db, o.cursorName, o.now());
-  return count;
+  // Stopped mid-backlog: the cursor's own ledger may hold transactions not read yet.
+  return { count, throughLedger: through };
 }

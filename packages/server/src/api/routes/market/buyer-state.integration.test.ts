@@ -1,7 +1,7 @@
 // GET /v1/market/listings/{id}/buyers/{account} through a whole sale on the devnet (SDK-signed transactions, the
 // indexer and the escrow watcher run by the harness): before the mint, after it, with the proposal live, the
 // deposit funded, the transfer accepted and indexed but not yet settled, and settled with the seller paid; then a
-// payment made before any proposal, bounced back; and the refusals (400 invalid_account, 404, 409 market_disabled).
+// payment made before any proposal, bounced back; a second payment bounced while the first is held; and the refusals (400 invalid_account, 404, 409 market_disabled).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runUntilIdle } from "../../../../test/fixtures/demo.ts";
 import { type MarketHarness, startMarketHarness, TEST_FEE_BPS } from "../../../../test/fixtures/market.ts";
@@ -132,6 +132,31 @@ describe("a buyer's state on a listing", () => {
     });
     expect(state.deposit.payouts[0].txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(state.settlement.state).toBe("open");
+  }, 120_000);
+
+  it("keeps showing the held deposit after a second payment on the same memo is bounced", async () => {
+    const seller = await h.funded();
+    const namespace = await h.namespaceFor(seller);
+    const listingId = await h.list(seller, namespace, "40");
+    const buyer = await h.funded();
+    const minted = await h.intent(listingId, buyer.publicKey());
+    await h.propose(seller, namespace, buyer.publicKey());
+    const first = await h.pay(buyer, "40", minted.body.pay.memoHash);
+    await h.sync();
+    const again = await h.pay(buyer, "40", minted.body.pay.memoHash);
+    await h.sync();
+    const state = await stateOf(listingId, buyer.publicKey());
+    // The escrow still holds the first payment for the sale; the second went back on its own.
+    expect(state.deposit).toMatchObject({
+      state: "funded",
+      heldXlm: "40.0000000",
+      verdict: "funded",
+      txHash: first.hash,
+      payouts: [],
+    });
+    const bounced = (await h.payouts()).filter((p) => p.destination === buyer.publicKey());
+    expect(bounced.map((p) => [p.purpose, p.amount, p.state])).toEqual([["bounce", 400_000_000n, "paid"]]);
+    expect(bounced[0]?.paymentId.startsWith(again.hash)).toBe(true);
   }, 120_000);
 
   it("answers 400 invalid_account, 404 for an unknown listing", async () => {

@@ -1,7 +1,7 @@
 // The marketplace routes' reads and writes of the mirror (listings.ts, history.ts, intent.ts, console-listings.ts,
 // buyer-prepare.ts, seller-console.ts, buyer-state.ts);
 // which listings are open to buyers is one condition of its own (open-listings.ts).
-import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import {
   marketIntents,
   marketListings,
@@ -198,8 +198,11 @@ export type Payment = typeof marketPayments.$inferSelect;
 export type Payout = typeof marketPayouts.$inferSelect;
 
 /**
- * The newest payment the escrow received on any of the buyer's memos for the listing (superseded intents too: a
- * late payment on an old memo is still the buyer's), with the obligations it created, oldest first.
+ * The buyer's deposit on the listing, with the obligations it created, oldest first: the payment the escrow holds
+ * (`funded`) or paid to the seller (`settled`) when there is one, else the newest payment it received on any of the
+ * buyer's memos (superseded intents too: a late payment on an old memo is still the buyer's). A second payment
+ * bounced while a deposit is held must not hide the held one: the buyer would read "returned" while the escrow
+ * still holds their money for the sale (docs/api.md "Marketplace").
  */
 export async function latestDepositOf(
   db: Db,
@@ -214,7 +217,11 @@ export async function latestDepositOf(
     .select()
     .from(marketPayments)
     .where(and(eq(marketPayments.memoType, "hash"), inArray(marketPayments.memo, memos)))
-    .orderBy(desc(marketPayments.toid), desc(marketPayments.operationIndex))
+    .orderBy(
+      sql`case when ${marketPayments.state} in ('funded', 'settled') then 0 else 1 end`,
+      desc(marketPayments.toid),
+      desc(marketPayments.operationIndex),
+    )
     .limit(1);
   if (payment === undefined) return undefined;
   const payouts = await db
