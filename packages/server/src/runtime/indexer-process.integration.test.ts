@@ -18,8 +18,10 @@ import { BACKSTOP_MS, waitForProgress } from "../../test/fixtures/progress.ts";
 import { buildApp } from "../api/app.ts";
 import { ChainClient } from "../chain/chain-client.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
+import { advisoryLockKey } from "../db/shared.ts";
 import { events } from "../db/tables.ts";
 import { contractEnv } from "./commands.ts";
+import { INDEXER_LOCK } from "./indexer-process.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
@@ -181,9 +183,12 @@ describe("namereg index processes on PostgreSQL", { timeout: BACKSTOP_MS }, () =
     children.push(b.child);
     await waitFor(async () => b.output.join("").includes("waiting as a standby"), "the standby");
     await waitFor(async () => (await archived()) > 0, "the first batch");
-    // What the probe did: kill the backend holding the advisory lock, not the process.
+    // What the probe did: kill the backend holding the writer lock, not the process. That lock alone: the batch
+    // in flight holds the change outbox's transaction lock too (db/outbox.ts), a backend this test must not end.
+    // A bigint advisory key shows in pg_locks as its high (classid) and low (objid) halves.
+    const key = advisoryLockKey(INDEXER_LOCK).toString();
     const killed = await database.query<{ ok: boolean }>(
-      "select pg_terminate_backend(pid) as ok from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())",
+      `select pg_terminate_backend(pid) as ok from pg_locks where locktype = 'advisory' and granted and objsubid = 1 and ((classid::bigint << 32) | objid::bigint) = ${key}::bigint and database = (select oid from pg_database where datname = current_database())`,
     );
     expect(killed).toEqual([{ ok: true }]);
     await b.active;
