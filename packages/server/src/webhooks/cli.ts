@@ -1,7 +1,8 @@
 // `namereg webhooks deliver`: the webhook deliverer on its own (docs/operations.md "Webhooks"); `namereg start`
 // and `namereg dev` run the same deliverer in process.
+
+import { runObserved } from "../runtime/commands/metrics-listener.ts";
 import { openRuntime } from "../runtime/commands/runtime.ts";
-import { untilSignal } from "../runtime/commands/until-signal.ts";
 import { runDelivererProcess } from "./deliverer-process.ts";
 
 export const WEBHOOKS_USAGE = `usage: namereg webhooks <command>
@@ -16,7 +17,7 @@ export async function webhooksCommand(args: readonly string[]): Promise<void> {
     return;
   }
   const rt = await openRuntime("deliver", process.env, "namereg webhooks deliver");
-  const { signal } = untilSignal();
-  await runDelivererProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
-  await rt.database.close();
+  await runObserved(rt, ({ signal, metrics }) =>
+    runDelivererProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal, metrics }),
+  );
 }

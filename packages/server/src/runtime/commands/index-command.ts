@@ -1,12 +1,17 @@
 import type { Env } from "../../config/index.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
+import { runObserved } from "./metrics-listener.ts";
 import { openRuntime } from "./runtime.ts";
-import { untilSignal } from "./until-signal.ts";
 
 export async function indexCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("index", env);
-  const { signal, done } = untilSignal();
-  void done.then((name) => rt.logger.info({ signal: name }, "shutting down"));
-  await runIndexerProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
-  await rt.database.close();
+  await runObserved(rt, ({ signal, metrics }) =>
+    runIndexerProcess({
+      config: rt.config,
+      database: rt.database,
+      logger: rt.logger,
+      signal,
+      onBatch: (info) => metrics.observeBatch(info),
+    }),
+  );
 }

@@ -1,0 +1,59 @@
+// `namereg escrow catch-up --rpc <url>` and `namereg billing catch-up --rpc <url>`: a watcher's retention gap read
+// through an archive RPC (watchers/catch-up.ts). Exit 1 while the gap stays open.
+import type { AccountPayment } from "../chain/account-payments.ts";
+import { rpcServer } from "../chain/rpc-server.ts";
+import type { Config } from "../config/index.ts";
+import type { Db } from "../db/types.ts";
+import { catchUpPayments, describeCatchUp } from "../watchers/catch-up.ts";
+import { parseBackfillArgs } from "./backfill-cli.ts";
+import { openRuntime } from "./commands/runtime.ts";
+
+export interface CatchUpTarget {
+  /** `escrow` or `billing`: the command's name. */
+  readonly feature: string;
+  /** "escrow watcher". */
+  readonly what: string;
+  readonly cursorName: string;
+  /** The watched account, or what is missing from the configuration. */
+  readonly account: (config: Config) => string | null;
+  readonly accountVariable: string;
+  readonly store: (tx: Db, payments: readonly AccountPayment[], now: Date) => Promise<void>;
+}
+
+export async function catchUpCommand(target: CatchUpTarget, args: readonly string[]): Promise<void> {
+  const command = `namereg ${target.feature} catch-up`;
+  const parsed = parseBackfillArgs(args);
+  if ("problems" in parsed || parsed.from !== undefined || parsed.to !== undefined) {
+    const problems = "problems" in parsed ? parsed.problems : ["--from and --to are not options of catch-up"];
+    console.error(problems.map((p) => `${command}: ${p}`).join("\n"));
+    process.exitCode = 1;
+    return;
+  }
+  const rt = await openRuntime(
+    "migrate",
+    { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
+    command,
+  );
+  try {
+    const account = target.account(rt.config);
+    const { networkPassphrase } = rt.config.chain;
+    if (account === null || networkPassphrase === null) {
+      throw new Error(
+        `${command} needs ${target.accountVariable} and NETWORK_PASSPHRASE (the watcher's settings)`,
+      );
+    }
+    const result = await catchUpPayments({
+      db: rt.database.db,
+      cursorName: target.cursorName,
+      what: target.what,
+      now: () => new Date(),
+      store: (tx, payments) => target.store(tx, payments, new Date()),
+      source: { server: rpcServer(parsed.rpcUrl), networkPassphrase, account },
+    });
+    const { line, ok } = describeCatchUp(target.what, result);
+    console.log(line);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await rt.database.close();
+  }
+}
