@@ -3,8 +3,11 @@
 // indexer. It stores the payments exactly as the watcher would (the same store, keyed by id, with the cursor, page
 // by page), so it is safe beside a running watcher, which judges nothing while the gap is open and carries on
 // from the cursor once it is past the gap. Running it again does nothing.
+
+import { eq } from "drizzle-orm";
 import type { AccountPaymentsSource } from "../chain/account-payments.ts";
-import { type IngestOptions, ingestPayments } from "./payment-ingest.ts";
+import { paymentCursors } from "../db/tables.ts";
+import { cursorLedger, type IngestOptions, ingestPayments } from "./payment-ingest.ts";
 import { type CursorGap, clearCursorGap, cursorGapOf } from "./retention-gap.ts";
 
 export type CatchUpResult =
@@ -51,8 +54,19 @@ export async function catchUpPayments(
     payments += step.count;
     through = step.throughLedger;
   }
-  await clearCursorGap(o.db, o.cursorName);
-  return { kind: "filled", gap, payments, throughLedger: through };
+  // Every transaction up to the gap's end is read. A cursor still inside the gap (nothing happened on the chain
+  // after its last transaction) would fall out of retention again: it moves to the start of the next ledger, the
+  // first the watcher's own RPC holds (a TOID before that ledger's first transaction).
+  await o.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(paymentCursors).where(eq(paymentCursors.name, o.cursorName));
+    if (row?.cursor == null || cursorLedger(row.cursor) <= gap.toLedger)
+      await tx
+        .update(paymentCursors)
+        .set({ cursor: String(BigInt(gap.toLedger + 1) << 32n) })
+        .where(eq(paymentCursors.name, o.cursorName));
+    await clearCursorGap(tx, o.cursorName);
+  });
+  return { kind: "filled", gap, payments, throughLedger: Math.max(through, gap.toLedger) };
 }
 
 /** One line for the operator; exit 1 unless the gap is filled (or there was none). */

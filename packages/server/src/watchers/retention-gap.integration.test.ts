@@ -129,10 +129,6 @@ describe("a billing watcher past the RPC's retention", { timeout: BACKSTOP_MS },
       .from(paymentCursors)
       .where(eq(paymentCursors.name, BILLING_CURSOR));
     expect(cursor).toMatchObject({ gapFromLedger: null, gapToLedger: null, gapSince: null });
-    expect(await catchUp()).toMatchObject({
-      code: 0,
-      stdout: "the billing watcher's cursor has no gap: nothing to do\n",
-    });
 
     // With the short retention again, the watcher carries on from where catch-up left its cursor.
     devnet.setFaults({ retentionLedgers: RETENTION });
