@@ -30,7 +30,7 @@ import { installRouteLimits } from "./plugins/route-limits.ts";
 import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
 import { registerWebPage, webPageNotFound } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
-import { logOneLinePerRequest } from "./request-log.ts";
+import { OneLinePerRequest } from "./request-log.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { ResolveCacheOptions } from "./resolve-cache.ts";
 import type { RouteDeps } from "./route-deps.ts";
@@ -143,8 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     clientErrorHandler,
-    // One line per request, written by request-log.ts, instead of Fastify's two.
-    disableRequestLogging: true,
+    // One line per request instead of Fastify's two (request-log.ts).
+    logController: new OneLinePerRequest(),
   };
   const fastify =
     deps.logger === undefined
@@ -170,7 +170,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   // First of all hooks, so every answer (errors, 429s and 404s included) carries the caching policy.
   installNoStore(app);
-  logOneLinePerRequest(app);
 
   try {
     let redis = deps.redis ?? null;
