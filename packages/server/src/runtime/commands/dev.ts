@@ -37,7 +37,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         `namereg dev: starting clean: ${join(dataDir, "pglite")} is emptied on every run, since the devnet is new each time`,
       );
     await rm(join(dataDir, "pglite"), { recursive: true, force: true });
-  } else {
+  } else if (env.DATABASE_URL !== "memory://") {
     await refuseAMirror(env.DATABASE_URL);
   }
   // Fault injection stays off the public RPC port: its own listener on loopback (docs/operations.md, The devnet).
