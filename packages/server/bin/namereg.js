@@ -30,7 +30,9 @@ if (major >= 24) {
     console.error(`namereg: could not start ${workspaceNode}: ${err.message}`);
     process.exit(1);
   });
-  child.on("exit", (code, signal) => process.exit(code ?? (signal === null ? 1 : 128 + signalNumber(signal))));
+  child.on("exit", (code, signal) =>
+    process.exit(code ?? (signal === null ? 1 : 128 + signalNumber(signal))),
+  );
 }
 
 /** The first `relative` path that exists in `dir` or one of its parents; null when none does. */

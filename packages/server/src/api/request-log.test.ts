@@ -16,7 +16,12 @@ describe("the request log", () => {
   it("writes one line per request, with the request, the status and the time", async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const app = await buildApp({ config: testConfig({ LOG_LEVEL: "info" }), db: database, redis: null, logger });
+    const app = await buildApp({
+      config: testConfig({ LOG_LEVEL: "info" }),
+      db: database,
+      redis: null,
+      logger,
+    });
     try {
       await app.inject({ url: "/health" });
       await app.inject({ url: "/v1/names/acme" });

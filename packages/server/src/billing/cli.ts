@@ -1,9 +1,11 @@
 // `namereg billing quarantined | subscriptions | apply <payment> <namespace> [--periods N] --reason "…" |
 //  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | catch-up --rpc <url> | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { catchUpCommand } from "../runtime/catch-up-cli.ts";
-import { runObserved } from "../runtime/commands/metrics-listener.ts";
-import { openRuntime } from "../runtime/commands/runtime.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
+import { openRuntime } from "../process/runtime.ts";
+import { catchUpCommand } from "../watchers/catch-up-command.ts";
+import { registerBillingGauges } from "./metrics.ts";
 import {
   applyQuarantined,
   BillingOperatorError,
@@ -77,7 +79,9 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    await runObserved(rt, ({ signal, metrics }) =>
+    const metrics = new ServiceMetrics();
+    registerBillingGauges(metrics.registry, rt.database.replica, () => new Date());
+    await runObserved(rt, metrics.registry, (signal) =>
       runBillingWatcherProcess({
         config: rt.config,
         database: rt.database,

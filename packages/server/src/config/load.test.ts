@@ -189,8 +189,8 @@ describe("loadConfig values", () => {
     ).toEqual({ port: 9464, host: "10.0.0.5" });
     expect(loadConfig({ DATABASE_POOL_SIZE: "3" }).database.poolSize).toBe(3);
     expect(problemsOf({ METRICS_PORT: "0", DATABASE_POOL_SIZE: "0" })).toEqual({
-      METRICS_PORT: "must be an integer from 1 to 65535 (got \"0\")",
-      DATABASE_POOL_SIZE: "must be an integer from 1 to 1000 (got \"0\")",
+      METRICS_PORT: 'must be an integer from 1 to 65535 (got "0")',
+      DATABASE_POOL_SIZE: 'must be an integer from 1 to 1000 (got "0")',
     });
   });
 

@@ -4,10 +4,12 @@ import { stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
-import { catchUpCommand } from "../runtime/catch-up-cli.ts";
-import { runObserved } from "../runtime/commands/metrics-listener.ts";
-import { openRuntime } from "../runtime/commands/runtime.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
+import { openRuntime } from "../process/runtime.ts";
+import { catchUpCommand } from "../watchers/catch-up-command.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
+import { registerEscrowGauges } from "./metrics.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
 import { ESCROW_CURSOR } from "./status.ts";
 import { storeEscrowPayments } from "./watcher.ts";
@@ -65,7 +67,9 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    await runObserved(rt, ({ signal, metrics }) =>
+    const metrics = new ServiceMetrics();
+    registerEscrowGauges(metrics.registry, rt.database.replica, () => new Date());
+    await runObserved(rt, metrics.registry, (signal) =>
       runEscrowWatcherProcess({
         config: rt.config,
         database: rt.database,

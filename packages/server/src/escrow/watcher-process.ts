@@ -8,7 +8,7 @@ import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
-import { whileHoldingLock } from "../runtime/sole-holder.ts";
+import { whileHoldingLock } from "../process/sole-holder.ts";
 import { logPassFailure } from "../watchers/pass-failures.ts";
 import { EscrowWatcher } from "./watcher.ts";
 

@@ -11,9 +11,6 @@ export const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0
 export class ServiceMetrics {
   readonly registry = new Registry();
 
-  /** Set once the database-derived gauges are on the registry (metrics/database-gauges.ts): at most once. */
-  hasDatabaseGauges = false;
-
   readonly httpDuration = new RequestDurations(
     "namereg_http_request_duration_seconds",
     "HTTP request duration by route pattern, method and status code",

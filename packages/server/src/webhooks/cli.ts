@@ -1,9 +1,11 @@
 // `namereg webhooks deliver`: the webhook deliverer on its own (docs/operations.md "Webhooks"); `namereg start`
 // and `namereg dev` run the same deliverer in process.
 
-import { runObserved } from "../runtime/commands/metrics-listener.ts";
-import { openRuntime } from "../runtime/commands/runtime.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
+import { openRuntime } from "../process/runtime.ts";
 import { runDelivererProcess } from "./deliverer-process.ts";
+import { registerDelivererGauges } from "./metrics.ts";
 
 export const WEBHOOKS_USAGE = `usage: namereg webhooks <command>
 
@@ -17,7 +19,9 @@ export async function webhooksCommand(args: readonly string[]): Promise<void> {
     return;
   }
   const rt = await openRuntime("deliver", process.env, "namereg webhooks deliver");
-  await runObserved(rt, ({ signal, metrics }) =>
+  const metrics = new ServiceMetrics();
+  registerDelivererGauges(metrics.registry, rt.database.replica, () => new Date());
+  await runObserved(rt, metrics.registry, (signal) =>
     runDelivererProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal, metrics }),
   );
 }

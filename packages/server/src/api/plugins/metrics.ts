@@ -4,10 +4,14 @@
 // a scraper must never be refused. With METRICS_PORT the route moves to that listener (metrics/metrics-server.ts)
 // and the public port no longer answers it: the figures are the operator's, not every visitor's.
 import type { FastifyInstance } from "fastify";
+import { registerBillingGauges } from "../../billing/metrics.ts";
 import type { Config } from "../../config/index.ts";
 import type { Database } from "../../db/types.ts";
-import { registerDatabaseGauges, scrapedGauge } from "../../metrics/database-gauges.ts";
+import { registerEscrowGauges } from "../../escrow/metrics.ts";
+import { registerIndexerGauges } from "../../metrics/indexer-gauges.ts";
+import { scrapedGauge } from "../../metrics/scraped-gauge.ts";
 import type { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { registerDelivererGauges } from "../../webhooks/metrics.ts";
 import type { ResolveCache } from "../resolve-cache.ts";
 
 export const METRICS_PATH = "/metrics";
@@ -43,8 +47,10 @@ export function registerMetrics(
     seen.misses = cache.stats.misses;
     g.set(cache.size);
   });
-  if (!metrics.hasDatabaseGauges) registerDatabaseGauges({ registry, db, config, now });
-  metrics.hasDatabaseGauges = true;
+  registerIndexerGauges(registry, db, now);
+  if (config.billing.enabled) registerBillingGauges(registry, db.replica, now);
+  if (config.market.enabled) registerEscrowGauges(registry, db.replica, now);
+  registerDelivererGauges(registry, db.replica, now);
 
   if (config.metricsListener !== null) return;
   app.get(METRICS_PATH, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {

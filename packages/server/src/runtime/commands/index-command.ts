@@ -1,11 +1,15 @@
 import type { Env } from "../../config/index.ts";
+import { registerIndexerGauges } from "../../metrics/indexer-gauges.ts";
+import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { runObserved } from "../../process/metrics-listener.ts";
+import { openRuntime } from "../../process/runtime.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { runObserved } from "./metrics-listener.ts";
-import { openRuntime } from "./runtime.ts";
 
 export async function indexCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("index", env);
-  await runObserved(rt, ({ signal, metrics }) =>
+  const metrics = new ServiceMetrics();
+  registerIndexerGauges(metrics.registry, rt.database, () => new Date());
+  await runObserved(rt, metrics.registry, (signal) =>
     runIndexerProcess({
       config: rt.config,
       database: rt.database,

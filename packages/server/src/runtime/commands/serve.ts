@@ -1,10 +1,10 @@
 import type { Env } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
-import { listenForMetrics } from "./metrics-listener.ts";
-import { openRuntime } from "./runtime.ts";
+import { listenForMetrics } from "../../process/metrics-listener.ts";
+import { openRuntime } from "../../process/runtime.ts";
+import { untilSignal } from "../../process/until-signal.ts";
 import { startApi } from "./start-api.ts";
-import { untilSignal } from "./until-signal.ts";
 
 export async function serveCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("serve", env);
@@ -17,7 +17,7 @@ export async function serveCommand(env?: Env): Promise<void> {
   const metrics = new ServiceMetrics();
   const { app, url } = await startApi(rt, metrics);
   rt.logger.info({ url }, "API listening");
-  const closeMetrics = await listenForMetrics(rt, metrics);
+  const closeMetrics = await listenForMetrics(rt, metrics.registry);
   rt.logger.info({ signal: await done }, "shutting down");
   await closeMetrics();
   await app.close();

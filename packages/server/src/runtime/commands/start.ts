@@ -4,12 +4,12 @@ import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ChainIdentityError } from "../../indexer/chain-identity.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { listenForMetrics } from "../../process/metrics-listener.ts";
+import { openRuntime } from "../../process/runtime.ts";
+import { untilSignal } from "../../process/until-signal.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { listenForMetrics } from "./metrics-listener.ts";
-import { openRuntime } from "./runtime.ts";
 import { type ApiExtras, startApi } from "./start-api.ts";
-import { untilSignal } from "./until-signal.ts";
 
 /** API and indexer in one process (the single-machine deployment). */
 export async function startCommand(
@@ -29,7 +29,7 @@ export async function startCommand(
   const metrics = new ServiceMetrics();
   const { app, url } = await startApi(rt, metrics, extras);
   rt.logger.info({ url }, "API listening");
-  const closeMetrics = await listenForMetrics(rt, metrics);
+  const closeMetrics = await listenForMetrics(rt, metrics.registry);
   const parts = { config: rt.config, database: rt.database, logger: rt.logger, signal, metrics };
   // A writer that refuses the chain (docs/operations.md "A different or reset chain") has said why, in the log
   // and in /v1/status, which this process goes on serving.

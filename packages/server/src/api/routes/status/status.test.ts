@@ -11,8 +11,8 @@ import {
   unreachableDatabase,
 } from "../../../../test/fixtures/routes.ts";
 import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
-import { chainIdentity, gaps } from "../../../db/tables.ts";
 import type { ReplicaLagReading } from "../../../db/replica-lag.ts";
+import { chainIdentity, gaps } from "../../../db/tables.ts";
 import type { Database } from "../../../db/types.ts";
 import { buildApp } from "../../app.ts";
 import type { ChainHeadSource } from "../../chain-head.ts";
@@ -250,7 +250,12 @@ describe("GET /v1/status", () => {
     await resetIndexer(database, caughtUp);
     await database.db
       .insert(gaps)
-      .values({ contractId: "C", fromLedger: 10, toLedger: 20, reason: "outside the RPC's retention window" });
+      .values({
+        contractId: "C",
+        fromLedger: 10,
+        toLedger: 20,
+        reason: "outside the RPC's retention window",
+      });
     expect((await status()).body).toMatchObject({
       components: [{}, {}, { name: "Indexer", state: "degraded", ledger: 1000, lag: 2, deadLetters: 0 }],
     });
@@ -259,7 +264,8 @@ describe("GET /v1/status", () => {
 
   it("reports the indexer down with the reason while the writer refuses the chain", async () => {
     await resetIndexer(database, caughtUp);
-    const reason = "the chain went backwards: this mirror has seen ledger 1000, but the RPC's latest ledger is 50";
+    const reason =
+      "the chain went backwards: this mirror has seen ledger 1000, but the RPC's latest ledger is 50";
     await database.db.insert(chainIdentity).values({ id: 1, refusedReason: reason, refusedAt: RECENT });
     try {
       expect((await status()).body).toMatchObject({

@@ -1,12 +1,13 @@
 // `namereg escrow catch-up --rpc <url>` and `namereg billing catch-up --rpc <url>`: a watcher's retention gap read
-// through an archive RPC (watchers/catch-up.ts). Exit 1 while the gap stays open.
+// through an archive RPC (catch-up.ts). Exit 1 while the gap stays open.
+
+import { parseArgs } from "node:util";
 import type { AccountPayment } from "../chain/account-payments.ts";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
-import { catchUpPayments, describeCatchUp } from "../watchers/catch-up.ts";
-import { parseBackfillArgs } from "./backfill-cli.ts";
-import { openRuntime } from "./commands/runtime.ts";
+import { openRuntime } from "../process/runtime.ts";
+import { catchUpPayments, describeCatchUp } from "./catch-up.ts";
 
 export interface CatchUpTarget {
   /** `escrow` or `billing`: the command's name. */
@@ -22,10 +23,9 @@ export interface CatchUpTarget {
 
 export async function catchUpCommand(target: CatchUpTarget, args: readonly string[]): Promise<void> {
   const command = `namereg ${target.feature} catch-up`;
-  const parsed = parseBackfillArgs(args);
-  if ("problems" in parsed || parsed.from !== undefined || parsed.to !== undefined) {
-    const problems = "problems" in parsed ? parsed.problems : ["--from and --to are not options of catch-up"];
-    console.error(problems.map((p) => `${command}: ${p}`).join("\n"));
+  const rpcUrl = archiveRpcOf(args);
+  if (rpcUrl instanceof Error) {
+    console.error(`${command}: ${rpcUrl.message}`);
     process.exitCode = 1;
     return;
   }
@@ -48,12 +48,26 @@ export async function catchUpCommand(target: CatchUpTarget, args: readonly strin
       what: target.what,
       now: () => new Date(),
       store: (tx, payments) => target.store(tx, payments, new Date()),
-      source: { server: rpcServer(parsed.rpcUrl), networkPassphrase, account },
+      source: { server: rpcServer(rpcUrl), networkPassphrase, account },
     });
     const { line, ok } = describeCatchUp(target.what, result);
     console.log(line);
     if (!ok) process.exitCode = 1;
   } finally {
     await rt.database.close();
+  }
+}
+
+/** `--rpc <url>`, the one option: the RPC that still holds the gap's ledgers. */
+function archiveRpcOf(args: readonly string[]): string | Error {
+  try {
+    const { values } = parseArgs({ args: [...args], options: { rpc: { type: "string" } }, strict: true });
+    if (values.rpc === undefined)
+      return new Error("--rpc <url> is required: an RPC that still holds the gap's ledgers");
+    if (!/^https?:\/\/[^/\s]+/.test(values.rpc))
+      return new Error(`--rpc must be an http:// or https:// URL, not ${JSON.stringify(values.rpc)}`);
+    return values.rpc;
+  } catch (err) {
+    return err as Error;
   }
 }
