@@ -5,6 +5,7 @@ import { isAccountId, isContractId } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { z } from "zod";
 import { databaseUrlKind } from "./database-url.ts";
+import { durationMs } from "./duration.ts";
 
 /** An empty or blank variable counts as unset, as it does in most deployment tools' env files. */
 function blankToUndefined(value: unknown): unknown {
@@ -85,16 +86,7 @@ const secretSeed = () =>
     .trim()
     .refine((s) => StrKey.isValidEd25519SecretSeed(s), { error: "must be a secret key (an S… strkey)" });
 
-/** One duration, `<n>ms|s|m|h|d`: 500ms, 5s, 5m, 2h, 5d. */
-const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A duration in milliseconds from `<n>ms|s|m|h|d`; null when it is not one. */
-export function durationMs(raw: string): number | null {
-  const match = DURATION.exec(raw.trim());
-  if (match === null) return null;
-  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
-}
+export { durationMs };
 
 const duration = (min: number, max: number) =>
   z
