@@ -18,11 +18,12 @@ import {
   Mono,
   NameLink,
   NamespaceLink,
-  OutsideLink,
   Page,
   Section,
   Table,
   TxLink,
+  UserLink,
+  UserText,
   useLoad,
   When,
 } from "../ui.tsx";
@@ -132,7 +133,12 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               [
                 "Operator",
                 <>
-                  {r.operatorName === "" ? null : `${r.operatorName} · `}
+                  {r.operatorName === "" ? null : (
+                    <>
+                      <UserText text={r.operatorName} />
+                      {" · "}
+                    </>
+                  )}
                   <AccountLink address={r.operator} />
                 </>,
               ],
@@ -245,13 +251,7 @@ function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Ele
             const link = recordLink(k, v);
             return [
               k,
-              link === null ? (
-                v
-              ) : (
-                <OutsideLink url={link} key="v">
-                  {v}
-                </OutsideLink>
-              ),
+              link === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />,
             ];
           }),
         ]}
