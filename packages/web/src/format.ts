@@ -34,7 +34,12 @@ export function amount(decimal: string, asset = "XLM", locale?: string): string 
 }
 
 /** An amount in base units (stroops for XLM): 5000000000 with 7 decimals → "500 XLM". */
-export function baseUnitsAmount(units: string | bigint, decimals = 7, asset = "XLM", locale?: string): string {
+export function baseUnitsAmount(
+  units: string | bigint,
+  decimals = 7,
+  asset = "XLM",
+  locale?: string,
+): string {
   return amount(fromBaseUnits(units.toString(), decimals), asset, locale);
 }
 
@@ -83,7 +88,9 @@ export function relativeTime(iso: string, now: number = Date.now(), locale?: str
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === "second") {
       const count = Math.trunc(seconds / size);
-      return unit === "second" && Math.abs(seconds) < 10 ? format.format(0, "second") : format.format(count, unit);
+      return unit === "second" && Math.abs(seconds) < 10
+        ? format.format(0, "second")
+        : format.format(count, unit);
     }
   }
   return null;

@@ -14,8 +14,7 @@ import { href } from "../routes.ts";
 import { AccountLink, ClaimLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { basis as basisWords, feeOutcome } from "../words.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import type { ReviewedQuote } from "./announce.ts";
 import { type AnnounceInput, type FormField, parseAnnounce, refundLines } from "./announce-form.ts";
 
@@ -65,8 +64,16 @@ function AnnounceForm(props: {
   const [problems, setProblems] = useState<Partial<Record<FormField, string>>>({});
   // The request being reviewed; `n` makes each "Review the fee" read the quote afresh.
   const [asked, setAsked] = useState<{ readonly n: number; readonly input: AnnounceInput } | null>(null);
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [follow, setFollow] = useState<{ readonly n: number; readonly label: string } | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
+    // The form is empty again for the next claim; the quote reviewed stays until then.
+    setLabel("");
+    setBasis("");
+    setEvidence("");
+    setAsked(null);
+    props.onChanged();
+  });
   const fieldRefs = useRef<Record<FormField, HTMLElement | null>>({
     label: null,
     basis: null,
@@ -157,7 +164,7 @@ function AnnounceForm(props: {
         </p>
         {problem("evidence")}
         <p class="row">
-          <button type="submit" disabled={run !== null}>
+          <button type="submit" disabled={busy}>
             Review the fee
           </button>
         </p>
@@ -166,27 +173,15 @@ function AnnounceForm(props: {
         <QuoteReview
           key={asked.n}
           input={asked.input}
-          busy={run !== null}
+          busy={busy}
           onAnnounce={(quote) =>
-            setRun((r) => ({
-              n: (r?.n ?? 0) + 1,
-              load: () =>
-                import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
-            }))
+            start(() =>
+              import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
+            )
           }
         />
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
-            props.onChanged();
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
       {follow === null ? null : (
         <FollowClaim key={follow.n} label={follow.label} account={props.account} onFound={props.onChanged} />
       )}

@@ -10,8 +10,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import { OwnerBilling } from "./owner-billing.tsx";
 import { OwnerSale } from "./owner-sale.tsx";
 import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
@@ -36,9 +35,13 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   const loaded = useLoad(`pol:${namespace}:${signedIn}:${read}`, () =>
     signedIn ? policies(namespace) : Promise.resolve(null),
   );
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [policy, setPolicy] = useState<string | null>(null);
   const [networks, setNetworks] = useState<readonly string[] | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    setPolicy(null);
+    setNetworks(null);
+    setRead((n) => n + 1);
+  });
   // The last answer stays on screen while the next loads, and so does the flow that changed it.
   const [last, setLast] = useState<Awaited<ReturnType<typeof policies>> | null>(null);
   useEffect(() => {
@@ -56,8 +59,6 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
         with their wallet.
       </p>
     );
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
-  const busy = run !== null;
   const chosenPolicy = policy ?? last.policy;
   const chosenNetworks = networks ?? last.networks ?? [];
   return (
@@ -126,18 +127,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
           </fieldset>
         </form>
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            setPolicy(null);
-            setNetworks(null);
-            setRead((n) => n + 1);
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
       <OwnerBilling namespace={namespace} />
       <OwnerSale namespace={namespace} />
     </section>

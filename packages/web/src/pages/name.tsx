@@ -249,10 +249,7 @@ function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Ele
           ["address", records.address === null ? "—" : <AccountLink address={records.address} key="a" />],
           ...Object.entries(records.text).map(([k, v]) => {
             const link = recordLink(k, v);
-            return [
-              k,
-              link === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />,
-            ];
+            return [k, link === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />];
           }),
         ]}
       />
