@@ -212,7 +212,6 @@ export function webAddress(value: string): WebAddress | null {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
   // ASCII only, and no invisible control anywhere: the value reads as what it is.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable ASCII is exactly what is allowed.
   const plain = /^[\x21-\x7e]*$/.test(value.trim());
   return { href: url.href, text: plain ? value.trim() : url.href, host: url.host, rewritten: !plain };
 }
