@@ -25,9 +25,8 @@ import {
   payoutTerm,
   type Receipt,
   receipt,
-  type StepView,
-  statusWords,
 } from "./buyer-state.ts";
+import { StepButton, Stepper } from "./stepper.tsx";
 
 type Intent = Awaited<ReturnType<typeof mint>>;
 
@@ -118,7 +117,7 @@ export function BuyerPanel(props: {
   };
   const s = buyer.state;
   const busy = actions.busy || minting;
-  const buttons: Partial<Record<StepView["id"], JSX.Element>> =
+  const buttons: Partial<Record<string, JSX.Element>> =
     s === null
       ? {}
       : {
@@ -173,73 +172,13 @@ export function BuyerPanel(props: {
             : `${namespace} was sold to another account.`}
         </p>
       ) : (
-        <Stepper steps={buyerSteps(s, namespace)} buttons={buttons} />
+        <Stepper label="Steps to buy" steps={buyerSteps(s, namespace)} buttons={buttons} />
       )}
       {s === null ? null : <Returns state={s} />}
       {s === null || s.intent === null ? null : <RequestDetails state={s} intent={intent} />}
       {error === null ? null : <ErrorNote error={error} />}
       {actions.flow}
     </section>
-  );
-}
-
-/** A step's button: enabled when the step makes sense now, else disabled with the reason beside it. */
-function StepButton(props: {
-  readonly id: string;
-  readonly label: string;
-  readonly step: { readonly ok: boolean; readonly why: string };
-  readonly busy: boolean;
-  readonly onClick: () => void;
-}): JSX.Element {
-  const { step } = props;
-  return (
-    <>
-      <button
-        type="button"
-        disabled={props.busy || !step.ok}
-        aria-describedby={step.ok ? undefined : `${props.id}-why`}
-        onClick={props.onClick}
-      >
-        {props.label}
-      </button>
-      {step.ok ? null : (
-        <span class="hint" id={`${props.id}-why`}>
-          {step.why}
-        </span>
-      )}
-    </>
-  );
-}
-
-/** The steps in order, each with its state in words; the button of a step that is not done beside its line. */
-function Stepper(props: {
-  readonly steps: readonly StepView[];
-  readonly buttons: Partial<Record<StepView["id"], JSX.Element>>;
-}): JSX.Element {
-  return (
-    <ol class="stepper" aria-label="Steps to buy">
-      {props.steps.map((step) => {
-        const button = step.status === "done" ? undefined : props.buttons[step.id];
-        return (
-          <li
-            key={step.id}
-            class={`step-${step.status}`}
-            aria-current={step.status === "now" ? "step" : undefined}
-            data-step={step.id}
-            data-status={step.status}
-          >
-            <p class="step-title">
-              {step.title} <span class="visually-hidden">({statusWords(step.status)})</span>
-            </p>
-            <p class="step-state">
-              <span aria-hidden="true">{statusWords(step.status)}: </span>
-              {step.line}
-            </p>
-            {button === undefined ? null : <div class="row">{button}</div>}
-          </li>
-        );
-      })}
-    </ol>
   );
 }
 

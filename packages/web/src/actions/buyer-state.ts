@@ -4,6 +4,7 @@
 // functions (buyer-state.test.ts), so the panel only renders.
 import type { paths } from "@namereg/client";
 import { amount, dateTime, percent } from "../format.ts";
+import type { StepView } from "./steps.ts";
 
 export type BuyerState =
   paths["/v1/market/listings/{id}/buyers/{account}"]["get"]["responses"][200]["content"]["application/json"];
@@ -147,34 +148,14 @@ export function isWaiting(s: BuyerState): boolean {
   return true;
 }
 
-/** Where a step stands: taken, to take now, waiting on the seller or the escrow, or later. */
-export type StepStatus = "done" | "now" | "waiting" | "next";
-
-export interface StepView {
-  readonly id: "request" | "proposal" | "deposit" | "accept" | "payout";
-  /** What the step is, in words ("Pay the deposit of 500 XLM into the escrow"). */
-  readonly title: string;
-  readonly status: StepStatus;
-  /** Where it stands, one line. */
-  readonly line: string;
-}
-
-const STATUS_WORDS: Readonly<Record<StepStatus, string>> = {
-  done: "Done",
-  now: "Your turn",
-  waiting: "Waiting on the other party",
-  next: "Later",
-};
-
-/** A step's status as a screen reader and a glance read it. */
-export const statusWords = (status: StepStatus): string => STATUS_WORDS[status];
+export type BuyerStepId = "request" | "proposal" | "deposit" | "accept" | "payout";
 
 /**
  * The buyer's steps (docs/market.md "Buyer flow") with where each stands: the purchase request, the seller's offer,
  * the deposit, the acceptance, the seller's payment. Exactly one step is "now" or "waiting" until the sale is
  * settled; after it every step is done.
  */
-export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[] {
+export function buyerSteps(s: BuyerState, namespace: string): readonly StepView<BuyerStepId>[] {
   const price = amount(s.listing.priceXlm);
   const sold = s.settlement.state === "sold_to_you";
   const accepted = sold || s.settlement.state === "accepted";
@@ -186,7 +167,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[
   const pay = canPay(s);
   const accept = canAccept(s);
 
-  const request: StepView = {
+  const request: StepView<BuyerStepId> = {
     id: "request",
     title: `Ask to buy ${namespace}`,
     status: requested ? "done" : "now",
@@ -198,7 +179,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[
         ? "Your purchase request expired: ask again for a fresh one."
         : "Start with a purchase request: it ties your payment to you.",
   };
-  const proposal: StepView = {
+  const proposal: StepView<BuyerStepId> = {
     id: "proposal",
     title: `The seller offers ${namespace} to you`,
     status: offered ? "done" : requested ? "waiting" : "next",
@@ -212,7 +193,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[
           ? "The seller has your request and offers the namespace to you next."
           : "After your request, the seller offers the namespace to you.",
   };
-  const deposit: StepView = {
+  const deposit: StepView<BuyerStepId> = {
     id: "deposit",
     title: `Pay ${price} into the escrow`,
     status: held ? "done" : s.deposit.state === "received" ? "waiting" : pay.ok ? "now" : "next",
@@ -226,7 +207,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[
           : pay.why
         : depositWords(s.deposit),
   };
-  const acceptance: StepView = {
+  const acceptance: StepView<BuyerStepId> = {
     id: "accept",
     title: `Accept ${namespace}`,
     status: accepted ? "done" : accept.ok ? "now" : "next",
@@ -236,7 +217,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView[
         ? "Accept to take the namespace."
         : accept.why,
   };
-  const paidOut: StepView = {
+  const paidOut: StepView<BuyerStepId> = {
     id: "payout",
     title: "The escrow pays the seller",
     status: paid ? "done" : accepted ? "waiting" : "next",

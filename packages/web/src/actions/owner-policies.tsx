@@ -13,6 +13,7 @@ import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
 import { OwnerBilling } from "./owner-billing.tsx";
 import { OwnerSale } from "./owner-sale.tsx";
+import { SoldReceipt } from "./seller-receipt.tsx";
 import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
 
 async function policies(namespace: string) {
@@ -54,10 +55,14 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   if (last === null) return null;
   if (session?.account !== last.owner)
     return (
-      <p class="hint">
-        The owner of namespace {namespace} can change its subname policy and networks here after signing in
-        with their wallet.
-      </p>
+      <>
+        {/* A seller who just sold the namespace reads what they received here. */}
+        {session === null ? null : <SoldReceipt namespace={namespace} account={session.account} />}
+        <p class="hint">
+          The owner of namespace {namespace} can change its subname policy and networks here after signing in
+          with their wallet.
+        </p>
+      </>
     );
   const chosenPolicy = policy ?? last.policy;
   const chosenNetworks = networks ?? last.networks ?? [];
@@ -71,7 +76,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
         }}
       >
         <fieldset>
-          <legend>Subname policy (now {last.policy})</legend>
+          <legend>Subname policy (now: {POLICY_WORDS[last.policy] ?? last.policy})</legend>
           {Object.entries(POLICY_WORDS).map(([value, words]) => (
             <label class="choice" key={value}>
               <input
@@ -81,7 +86,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
                 checked={chosenPolicy === value}
                 onChange={() => setPolicy(value)}
               />{" "}
-              {value}: <span class="hint">{words}</span>
+              {words.charAt(0).toUpperCase() + words.slice(1)}
             </label>
           ))}
           <p class="row">

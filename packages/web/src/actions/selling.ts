@@ -52,7 +52,7 @@ export function payBond(listingId: string, namespace: string, bond: ReviewedBond
 /** Proposes the transfer of `namespace` to `buyer` (who holds an intent on the listing) for a day. */
 export function proposeTransfer(listingId: string, namespace: string, buyer: string): Action {
   return {
-    title: `Propose ${namespace} to ${short(buyer)}`,
+    title: `Offer ${namespace} to ${short(buyer)}`,
     result: { href: href.account(buyer), label: `The buyer's account ${short(buyer)}` },
     async prepare(_wallet, session): Promise<PreparedAction> {
       const prepared = await unwrap(
@@ -87,7 +87,7 @@ export function proposeTransfer(listingId: string, namespace: string, buyer: str
 /** Withdraws the registry's transfer proposal of `namespace`. */
 export function cancelProposal(listingId: string, namespace: string): Action {
   return {
-    title: `Withdraw the proposal of ${namespace}`,
+    title: `Withdraw the offer of ${namespace}`,
     async prepare(_wallet, session): Promise<PreparedAction> {
       const def = RegistryFns.cancel_transfer;
       const asked = {
