@@ -9,9 +9,9 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 import { href } from "../routes.ts";
-import { AccountLink, ClaimLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
+import { AccountLink, ClaimLink, Defs, Details, Mono, Section, UserLink, UserText, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { basis as basisWords, feeOutcome } from "../words.ts";
 import { useActionRun } from "./action-flow.tsx";
@@ -227,7 +227,7 @@ function QuoteReview(props: {
                       <ul class="plain" key="e">
                         {input.evidence.map((e) => (
                           <li key={e.url}>
-                            {e.label} <span class="hint mono">{e.url}</span>
+                            <UserText text={e.label} />: <UserLink value={e.url} />
                           </li>
                         ))}
                       </ul>
@@ -236,8 +236,8 @@ function QuoteReview(props: {
                   [
                     "Fee",
                     <>
-                      {fromBaseUnits(p.amount, p.decimals)} {p.asset}, paid from your account to the claim
-                      allocator (<Mono>{p.allocatorId}</Mono>), which holds it until the claim ends
+                      {baseUnitsAmount(p.amount, p.decimals, p.asset)}, paid from your account to the claim
+                      allocator, which holds it until the claim ends
                     </>,
                   ],
                   [
@@ -261,6 +261,9 @@ function QuoteReview(props: {
                   ],
                 ]}
               />
+              <Details>
+                Claim allocator: <Mono>{p.allocatorId}</Mono>
+              </Details>
               {live ? (
                 <p>A claim on {input.label} is live: wait until it ends to announce another.</p>
               ) : (

@@ -92,11 +92,20 @@ export function BuyerPanel(props: {
     props.onChanged();
   });
   const settled = buyer.state !== null && isFinal(buyer.state);
+  // The market's "Buy" links here (`/market/forsale#buy`): the buying steps come into view.
+  useEffect(() => {
+    if (location.hash === "#buy") document.getElementById("buy")?.scrollIntoView();
+  }, [session === null]);
   // The page's listing, owner and sales change when the sale settles: read them again once it has.
   useEffect(() => {
     if (settled) props.onChanged();
   }, [settled]);
-  if (session === null) return <p class="hint">Sign in with your wallet to buy {props.namespace}.</p>;
+  if (session === null)
+    return (
+      <p class="hint" id="buy">
+        Sign in with your wallet to buy {props.namespace}.
+      </p>
+    );
   const { namespace, listingId } = props;
   /** The intent's payment instructions: minted now, or the current intent again (minting is idempotent). */
   const ensureIntent = async (): Promise<Intent> => {
@@ -156,7 +165,7 @@ export function BuyerPanel(props: {
         };
   const done = s === null ? null : receipt(s);
   return (
-    <section class="manage" aria-labelledby="buy-title">
+    <section class="manage" aria-labelledby="buy-title" id="buy">
       <h3 id="buy-title">Buy {namespace}</h3>
       {buyer.error === null ? null : <ErrorNote error={buyer.error} />}
       {s === null ? (

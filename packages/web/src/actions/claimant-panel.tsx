@@ -6,7 +6,7 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 import { Section, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
@@ -69,7 +69,7 @@ export function ClaimantPanel(props: {
         render={(c) =>
           c === null ? null : (
             <p class="row">
-              <span>Claim-fee credit waiting for you: {fromBaseUnits(c.amount, 7)} XLM.</span>
+              <span>Claim-fee credit waiting for you: {baseUnitsAmount(c.amount)}.</span>
               {c.amount === "0" ? null : (
                 <button
                   type="button"

@@ -9,10 +9,12 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { readableTime } from "../format.ts";
+import { dateTime } from "../format.ts";
 import { href } from "../routes.ts";
-import { ErrorNote, Page, Section, Table, useLoad } from "../ui.tsx";
+import { Details, ErrorNote, Mono, Page, Section, Table, UserText, useLoad } from "../ui.tsx";
+import { demoWalletOffered } from "../wallet/demo.ts";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
+import { changeType, deliveryState } from "../words.ts";
 
 interface Secret {
   readonly id: string;
@@ -23,8 +25,10 @@ interface Secret {
 
 /** A time inside a sentence: the reader's locale, as `<When>` writes it in tables (format.ts). */
 function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? "—" : readableTime(iso);
+  return iso === null || iso === undefined ? "—" : dateTime(iso);
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The one-time secret: a copy button and a note that it is not shown again. */
 function SecretNote({ shown, onClose }: { readonly shown: Secret; readonly onClose: () => void }) {
@@ -102,21 +106,25 @@ function Register(props: {
       }}
     >
       <h2 id="register-title">Register an endpoint</h2>
-      <p>
-        <label for="webhook-url">Endpoint URL</label>{" "}
-        <span class="hint" id="webhook-url-hint">
-          Your receiver's address, over https (http only where the service allows it), reachable from the
-          internet.
-        </span>
+      <div class="field">
+        <label for="webhook-url">Endpoint URL</label>
         <input
           id="webhook-url"
           type="url"
           required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://hooks.example.com/namereg"
           aria-describedby="webhook-url-hint"
           value={url}
           onInput={(e) => setUrl(e.currentTarget.value)}
         />
-      </p>
+        <p class="hint" id="webhook-url-hint">
+          {demoWalletOffered()
+            ? "Your receiver's address. This is namereg dev: it also accepts http:// and addresses on this machine (127.0.0.1, localhost), so a receiver running beside it works. A production service accepts only public https:// addresses."
+            : "Your receiver's public https:// address. The service refuses addresses inside its own network (this machine, private ranges) and, unless its operator allows it, plain http://."}
+        </p>
+      </div>
       <fieldset>
         <legend>Change types to send (at least one)</legend>
         {CHANGE_TYPES.map((t) => (
@@ -130,7 +138,7 @@ function Register(props: {
                 setTypes(e.currentTarget.checked ? [...types, t] : types.filter((other) => other !== t))
               }
             />{" "}
-            {t}
+            {capitalized(changeType(t))}
           </label>
         ))}
       </fieldset>
@@ -192,11 +200,16 @@ function Deliveries(props: {
             empty="No deliveries yet: one is made for each change of a chosen type."
             rows={log.deliveries.map((d) => [
               <>
-                {d.type} <span class="hint">at position {d.position}</span>
+                {capitalized(changeType(d.type))} <span class="hint">(change {d.position})</span>
               </>,
               <>
-                {d.state}
-                {d.reason === null ? null : <span class="hint"> ({d.reason})</span>}
+                {capitalized(deliveryState(d.state))}
+                {d.reason === null ? null : (
+                  <span class="hint">
+                    {" "}
+                    (<UserText text={d.reason} />)
+                  </span>
+                )}
                 {d.nextAttemptAt === null ? null : (
                   <span class="hint"> next attempt {when(d.nextAttemptAt)}</span>
                 )}
@@ -220,7 +233,7 @@ function Deliveries(props: {
               // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next
               // attempt, a delivered one the receiver lost; on a disabled endpoint this enables it again.
               <button type="button" key="retry" onClick={() => void retry(d.id)}>
-                {d.state === "delivered" ? "Send again" : "Retry now"}: {d.type} at {d.position}
+                {d.state === "delivered" ? "Send again" : "Retry now"}: change {d.position}
               </button>,
             ])}
           />
@@ -302,8 +315,11 @@ function Endpoints(props: { readonly session: Session; readonly namespace: strin
                         : ` The previous secret signs too until ${when(w.previousSecretExpiresAt)}.`}
                     </p>
                     <p class="hint">
-                      Types: {w.types.join(", ")}. Registered {when(w.createdAt)}.
+                      Sends when {w.types.map(changeType).join("; ")}. Registered {when(w.createdAt)}.
                     </p>
+                    <Details>
+                      Endpoint id <Mono>{w.id}</Mono>; change types <Mono>{w.types.join(", ")}</Mono>.
+                    </Details>
                     <p class="row">
                       <button
                         type="button"
