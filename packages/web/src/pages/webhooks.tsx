@@ -9,12 +9,12 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { dateTime } from "../format.ts";
 import { href } from "../routes.ts";
-import { Details, ErrorNote, Mono, Page, Section, Table, UserText, useLoad } from "../ui.tsx";
+import { Details, ErrorNote, Mono, Page, Section, useLoad } from "../ui.tsx";
 import { demoWalletOffered } from "../wallet/demo.ts";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
-import { changeType, deliveryState } from "../words.ts";
+import { changeType } from "../words.ts";
+import { capitalized, Deliveries, when } from "./webhook-deliveries.tsx";
 
 interface Secret {
   readonly id: string;
@@ -22,13 +22,6 @@ interface Secret {
   readonly secret: string;
   readonly rotated: boolean;
 }
-
-/** A time inside a sentence: the reader's locale, as `<When>` writes it in tables (format.ts). */
-function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? "—" : dateTime(iso);
-}
-
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The one-time secret: a copy button and a note that it is not shown again. */
 function SecretNote({ shown, onClose }: { readonly shown: Secret; readonly onClose: () => void }) {
@@ -149,97 +142,6 @@ function Register(props: {
       </p>
       {error === null ? null : <ErrorNote error={error} />}
     </form>
-  );
-}
-
-function Deliveries(props: {
-  readonly session: Session;
-  readonly namespace: string;
-  readonly id: string;
-  readonly url: string;
-}): JSX.Element {
-  const [read, setRead] = useState(0);
-  const [error, setError] = useState<Explained | null>(null);
-  const headers = consoleHeaders(props.session, props.namespace);
-  const loaded = useLoad(`del:${props.id}:${read}`, () =>
-    unwrap(
-      api.GET("/console/webhooks/{id}/deliveries", {
-        params: { path: { id: props.id }, query: { limit: 20 } },
-        headers,
-      }),
-    ),
-  );
-  const retry = async (deliveryId: string) => {
-    setError(null);
-    try {
-      await unwrap(
-        api.POST("/console/webhooks/{id}/deliveries/{deliveryId}/retry", {
-          params: { path: { id: props.id, deliveryId } },
-          headers,
-        }),
-      );
-      setRead((n) => n + 1);
-    } catch (e) {
-      setError(explain(e));
-    }
-  };
-  return (
-    <section aria-label={`Deliveries to ${props.url}`}>
-      <p class="row">
-        <button type="button" onClick={() => setRead((n) => n + 1)}>
-          Refresh deliveries
-        </button>
-      </p>
-      {error === null ? null : <ErrorNote error={error} />}
-      <Section
-        loaded={loaded}
-        render={(log) => (
-          <Table
-            caption={`Deliveries to ${props.url}, newest first`}
-            headings={["Change", "State", "Attempts", ""]}
-            empty="No deliveries yet: one is made for each change of a chosen type."
-            rows={log.deliveries.map((d) => [
-              <>
-                {capitalized(changeType(d.type))} <span class="hint">(change {d.position})</span>
-              </>,
-              <>
-                {capitalized(deliveryState(d.state))}
-                {d.reason === null ? null : (
-                  <span class="hint">
-                    {" "}
-                    (<UserText text={d.reason} />)
-                  </span>
-                )}
-                {d.nextAttemptAt === null ? null : (
-                  <span class="hint"> next attempt {when(d.nextAttemptAt)}</span>
-                )}
-              </>,
-              d.attempts.length === 0 ? (
-                "none yet"
-              ) : (
-                <ol>
-                  {d.attempts.map((a) => (
-                    <li key={a.attemptedAt}>
-                      {when(a.attemptedAt)}: {a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`}
-                      {a.durationMs === null ? "" : ` in ${a.durationMs} ms`}
-                      {a.error === null ? "" : `; ${a.error}`}
-                      {a.responseExcerpt === null || a.responseExcerpt === "" ? null : (
-                        <span class="hint mono"> “{a.responseExcerpt}”</span>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-              ),
-              // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next
-              // attempt, a delivered one the receiver lost; on a disabled endpoint this enables it again.
-              <button type="button" key="retry" onClick={() => void retry(d.id)}>
-                {d.state === "delivered" ? "Send again" : "Retry now"}: change {d.position}
-              </button>,
-            ])}
-          />
-        )}
-      />
-    </section>
   );
 }
 
