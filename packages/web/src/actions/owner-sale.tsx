@@ -10,8 +10,8 @@
 //
 // Use: `<OwnerSale namespace="acme" />` inside the owner console (the signed-in account is the owner).
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
-import { isNameregError } from "../api.ts";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, isNameregError, unwrap } from "../api.ts";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
@@ -28,16 +28,19 @@ const WATCH_MS = 4000;
 export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.Element | null {
   const session = useSession();
   const [read, setRead] = useState(0);
-  const loaded = useLoad(`sale:${namespace}:${session?.account}:${read}`, () =>
-    session === null
-      ? Promise.resolve(null)
-      : readSale(session, namespace).catch((error: unknown) => {
-          if (isNameregError(error, "market_disabled")) return "off" as const;
-          // Sold (or reclaimed): the namespace is no longer the seller's, and the receipt says what happened.
-          if (isNameregError(error, "not_namespace_owner")) return "gone" as const;
-          throw error;
-        }),
-  );
+  // The offered buyer's deposit, once seen in the escrow: from then on the buyer may accept at any moment, and the
+  // public buyer state says so first — asking the console then would be refused (the seller no longer owns it).
+  const funded = useRef<{ readonly listingId: string; readonly buyer: string } | null>(null);
+  const loaded = useLoad(`sale:${namespace}:${session?.account}:${read}`, async () => {
+    if (session === null) return null;
+    if (funded.current !== null && (await accepted(funded.current))) return "gone" as const;
+    return readSale(session, namespace).catch((error: unknown) => {
+      if (isNameregError(error, "market_disabled")) return "off" as const;
+      // Sold (or reclaimed): the namespace is no longer the seller's, and the receipt says what happened.
+      if (isNameregError(error, "not_namespace_owner")) return "gone" as const;
+      throw error;
+    });
+  });
   // The last answer stays on screen while the next one loads. What is shown and followed is the newest answer the
   // moment it arrives: the kept copy lags it by a render, and deciding from it stopped following too early.
   const [kept, setKept] = useState<Sale | "off" | "gone" | null>(null);
@@ -59,6 +62,14 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
   // The live offer is remembered, so the sale can be shown once the console no longer answers the seller.
   const offer = sale?.listings[0]?.proposal ?? null;
   const listingId = sale?.listings[0]?.id ?? null;
+  funded.current =
+    offer !== null &&
+    listingId !== null &&
+    sale?.listings[0]?.intents.some((i) => i.buyer === offer.to && i.funded)
+      ? { listingId, buyer: offer.to }
+      : sale === null
+        ? funded.current
+        : null;
   useEffect(() => {
     if (offer !== null && listingId !== null && session !== null)
       rememberOffer(namespace, { listingId, buyer: offer.to, seller: session.account });
@@ -111,6 +122,16 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
       {sale !== null && sale.settled.length > 0 ? <SettledListings settled={sale.settled} /> : null}
     </section>
   );
+}
+
+/** Whether the offered buyer has accepted: the public buyer state (docs/api.md "Marketplace") says so. */
+async function accepted(offer: { readonly listingId: string; readonly buyer: string }): Promise<boolean> {
+  const state = await unwrap(
+    api.GET("/v1/market/listings/{id}/buyers/{account}", {
+      params: { path: { id: offer.listingId, account: offer.buyer } },
+    }),
+  );
+  return state.settlement.state === "accepted" || state.settlement.state === "sold_to_you";
 }
 
 /**
