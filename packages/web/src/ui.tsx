@@ -33,6 +33,15 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
   return result.key === key ? result.loaded : { state: "loading" };
 }
 
+/**
+ * `useLoad` that asks only once `ready`: a read the page can foresee failing (the records of a namespace without a
+ * resolver, the subnames of a name that does not exist) is never sent, so the browser logs no refused request.
+ */
+export function useLoadWhen<T>(key: string, ready: boolean, load: () => Promise<T>): Loaded<T> {
+  // Until ready, a promise that never settles: the section reads "Loading…" and nothing is asked.
+  return useLoad(ready ? key : `${key}:not-yet`, () => (ready ? load() : new Promise<T>(() => undefined)));
+}
+
 export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element {
   return (
     <div class="error" role="alert" data-code={error.code}>
