@@ -218,7 +218,12 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       await click(pay);
       const payReview = page.getByRole("region", { name: "Review: Pay the deposit for forsale" });
       await payReview.waitFor(step);
-      const reviewed = (t: string) => payReview.locator("dt", { hasText: t }).locator("+ dd").innerText();
+      const reviewed = (t: string) =>
+        payReview
+          .locator("dt", { hasText: new RegExp(`^${t}$`) })
+          .first()
+          .locator("+ dd")
+          .innerText();
       expect(await reviewed("Pays to")).toBe("the marketplace escrow, as the deposit for forsale");
       expect(await reviewed("Amount")).toBe(xlm(price));
       expect(await reviewed("Memo")).toBe("your intent's memo, which ties the payment to your intent");
@@ -258,7 +263,11 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       const acceptReview = page.getByRole("region", { name: "Review: Accept forsale" });
       await acceptReview.waitFor(step);
       const acceptTerm = (t: string) =>
-        acceptReview.locator("dt", { hasText: t }).locator("+ dd").innerText();
+        acceptReview
+          .locator("dt", { hasText: new RegExp(`^${t}$`) })
+          .first()
+          .locator("+ dd")
+          .innerText();
       expect(await acceptTerm("Contract")).toBe("the namespace registry");
       expect(await acceptTerm("Signed by")).toBe(buyer);
       const acceptDetails = acceptReview.locator("details");
