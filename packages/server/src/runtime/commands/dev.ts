@@ -94,7 +94,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
             `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
           );
         }
-        console.log(banner(url, devnet, features));
+        console.log(banner(url, devnet, features, env));
       },
       { demoWallet: demoWalletOf(devnet) },
     );
@@ -163,15 +163,20 @@ function reachableHost(host: string | undefined): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): string {
+function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures, env: Env): string {
   const api = apiUrl.replace("[::1]", "localhost");
+  // With METRICS_PORT, /metrics moved off the API's port (docs/operations.md "Metrics").
+  const metrics =
+    env.METRICS_PORT === undefined || env.METRICS_PORT === ""
+      ? `${api}/metrics`
+      : `http://${reachableHost(env.METRICS_HOST ?? env.HOST)}:${env.METRICS_PORT}/metrics`;
   return [
     "",
     `namereg dev is running`,
     `API                 ${api}   (status: ${api}/v1/status)`,
     `web app             ${api}/`,
     `API reference       ${api}/docs/   (OpenAPI 3.1: ${api}/openapi.json)`,
-    `metrics             ${api}/metrics`,
+    `metrics             ${metrics}`,
     describeDevnet(devnet),
     "",
     "try:",
