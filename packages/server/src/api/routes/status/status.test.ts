@@ -248,14 +248,12 @@ describe("GET /v1/status", () => {
 
   it("reports the indexer degraded while a coverage gap is recorded, keeping pace otherwise", async () => {
     await resetIndexer(database, caughtUp);
-    await database.db
-      .insert(gaps)
-      .values({
-        contractId: "C",
-        fromLedger: 10,
-        toLedger: 20,
-        reason: "outside the RPC's retention window",
-      });
+    await database.db.insert(gaps).values({
+      contractId: "C",
+      fromLedger: 10,
+      toLedger: 20,
+      reason: "outside the RPC's retention window",
+    });
     expect((await status()).body).toMatchObject({
       components: [{}, {}, { name: "Indexer", state: "degraded", ledger: 1000, lag: 2, deadLetters: 0 }],
     });
