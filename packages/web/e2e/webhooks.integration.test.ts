@@ -106,7 +106,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
 
     // A URL the service refuses: the reason, in words, with the service's detail.
     await page.getByLabel("Endpoint URL").fill("ftp://127.0.0.1/hooks");
-    await page.getByRole("checkbox", { name: "name.issued" }).check();
+    await page.getByRole("checkbox", { name: "A name was issued" }).check();
     await page.getByRole("button", { name: "Register endpoint" }).click();
     const refused = page.locator('[data-code="invalid_webhook_url"]');
     await refused.waitFor();
@@ -117,7 +117,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     await check("a refused URL", [MARKET_OFF, "/console/webhooks"]);
 
     await page.getByLabel("Endpoint URL").fill(target);
-    await page.getByRole("checkbox", { name: "name.renewed" }).check();
+    await page.getByRole("checkbox", { name: "A name was renewed" }).check();
     await page.getByRole("button", { name: "Register endpoint" }).click();
     const note = page.getByRole("status").filter({ hasText: "Store it now" });
     await note.waitFor();
@@ -130,7 +130,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     const endpoint = page.locator("li", { has: page.getByRole("heading", { name: target }) });
     await endpoint.waitFor();
     expect(await endpoint.innerText()).toContain("Enabled.");
-    expect(await endpoint.innerText()).toContain("Types: name.issued, name.renewed.");
+    expect(await endpoint.innerText()).toContain("Sends when a name was issued; a name was renewed.");
     await check("registered", [MARKET_OFF, "/console/webhooks"]);
 
     // The API lists it, without the secret.
@@ -196,10 +196,10 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     const log = endpoint.locator("table", { has: page.locator("caption", { hasText: "Deliveries to" }) });
     const row = log.locator("tbody tr").first();
     await row.getByText("delivered").waitFor();
-    expect(await row.locator("td").first().innerText()).toMatch(/^name\.renewed at position \d+$/);
+    expect(await row.locator("td").first().innerText()).toMatch(/^A name was renewed \(change \d+\)$/);
     expect(await row.locator("td").nth(2).innerText()).toMatch(/HTTP 200 in \d+ ms “ok”/);
     await check("delivery log", [MARKET_OFF, "/console/webhooks"]);
-    await row.getByRole("button", { name: /^Send again: name\.renewed at \d+$/ }).click();
+    await row.getByRole("button", { name: /^Send again: change \d+$/ }).click();
     await deliver(2);
     expect(received[1]).toBe(received[0]);
     await endpoint.getByRole("button", { name: "Refresh deliveries" }).click();
