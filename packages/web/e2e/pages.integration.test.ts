@@ -3,7 +3,8 @@
 // phone width (390 px) and at 1280 px, checked for what a person sees, checked by axe-core (no serious or critical
 // violation), and screenshotted into test-artifacts/screenshots/ (kept out of git). No page may log an error.
 import type { AddressInfo } from "node:net";
-import { DEMO_ETHEREUM, DEMO_TEXT } from "@namereg/devnet";
+import { DEMO_ETHEREUM, DEMO_TEXT, demoKeypair } from "@namereg/devnet";
+import { nameNode, ResolverFns } from "@namereg/protocol";
 import { type App, buildApp, ChainClient, RpcClient } from "@namereg/server";
 import { type MarketHarness, startMarketHarness } from "@namereg/server/testing";
 import type { Page } from "playwright-core";
@@ -576,5 +577,36 @@ describe("the web page in Chromium", () => {
   it("serves the icon the browser asks for", async () => {
     const icon = await page.request.get(`${base}/favicon.ico`);
     expect(icon.status()).toBe(200);
+  });
+
+  it("shows a record value written to deceive as what it is: isolated, its U+202E named, its host in punycode", async () => {
+    // bob.acme's holder writes a link whose host has a Cyrillic "а" (U+0430) for the Latin "a", and whose path
+    // hides a right-to-left override: shown as written, it reads "https://apple.com/exe.png".
+    const spoof = "https://\u0430pple.com/\u202egnp.exe";
+    const note = "pay \u202eylno 01 XLM";
+    const resolver = h.devnet.demo?.namespaces.acme.resolver ?? "";
+    const bob = demoKeypair("bob");
+    const node = nameNode("bob", "acme");
+    await h.wallet.invoke(bob, resolver, ResolverFns.set_text, { node, key: "url", value: spoof });
+    await h.wallet.invoke(bob, resolver, ResolverFns.set_text, { node, key: "note", value: note });
+    await h.sync();
+
+    await page.goto(`${base}/name/bob.acme`);
+    const records = page.locator("table", { has: page.locator("caption", { hasText: "Records" }) });
+    const url = records.locator("tr", { hasText: "url" }).locator("td").nth(1);
+    await url.waitFor();
+    // The link shows and opens the ASCII host the browser connects to; the override is percent-encoded there.
+    const link = url.getByRole("link");
+    expect(await link.innerText()).toBe("https://xn--pple-43d.com/%E2%80%AEgnp.exe");
+    expect(await link.getAttribute("href")).toBe("https://xn--pple-43d.com/%E2%80%AEgnp.exe");
+    expect(await url.innerText()).toContain("shown as the address the browser opens");
+    // Text values are isolated from the page's own text, and their controls named, not applied.
+    const value = records.locator("tr", { hasText: "note" }).locator("td").nth(1);
+    expect(await value.locator("bdi").count()).toBe(1);
+    expect(await value.innerText()).toBe("pay [RLO]ylno 01 XLM");
+    expect(await value.locator("abbr").getAttribute("title")).toBe("invisible control character U+202E");
+    // No override reaches the rendered text of the records.
+    expect(await records.innerText()).not.toContain("\u202e");
+    await check("a deceptive record value");
   });
 });
