@@ -30,10 +30,10 @@ describe("componentState and componentDetails", () => {
         processedAt: "2026-11-21T17:25:14.549Z",
         deadLetters: 1,
       },
-      Date.parse("2026-11-21T17:25:17.549Z"),
+      Date.parse("2026-11-21T17:25:44.549Z"),
     );
     expect(indexer).toBe(
-      "at ledger 30; 2 ledgers behind; last progress 3 seconds ago; 1 event could not be applied and wait for an operator",
+      "at ledger 30; 2 ledgers behind; last progress 30 seconds ago; 1 event could not be applied and wait for an operator",
     );
     expect(indexer).not.toMatch(/deadLetters|processedAt|lag:/);
     expect(componentDetails({ name: "Indexer", ledger: 30, lag: 0, deadLetters: 0 })).toBe(
