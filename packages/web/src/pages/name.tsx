@@ -72,7 +72,7 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
     unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
   );
   // Whether the namespace has a resolver: without one the records are not asked (they would be 409 no_resolver).
-  const namespace = useLoadWhen(`ns:${props.namespace}`, history.state === "ok", () =>
+  const namespace = useLoad(`ns:${props.namespace}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace: props.namespace } } })),
   );
   const resolver = namespace.state === "ok" ? namespace.value.resolverId !== null : null;
@@ -89,7 +89,10 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   const subnames = useLoadWhen(`s:${key}:${subnamesRead}`, live, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
-  const refusal = record.state === "error" ? record.error : history.state === "error" ? history.error : null;
+  const refusal =
+    namespace.state === "error"
+      ? namespace.error
+      : ((record.state === "error" ? record : history.state === "error" ? history : null)?.error ?? null);
   const refused = refusal?.code ?? null;
   // Never issued, an unknown namespace or a segment that is no label (the server's one rule): one answer, not
   // four. A reclaimed name is not issued either, but it has a history, which is then all there is to show.
