@@ -27,7 +27,7 @@ describe("componentState and componentDetails", () => {
         state: "degraded",
         ledger: 30,
         lag: 2,
-        processedAt: "2026-11-21T17:25:14.549Z",
+        processedAt: "2026-11-21T17:24:47.549Z",
         deadLetters: 1,
       },
       Date.parse("2026-11-21T17:25:44.549Z"),
