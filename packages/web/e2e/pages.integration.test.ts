@@ -393,7 +393,7 @@ describe("the web page in Chromium", () => {
     // The contracts' own event type only under Details.
     expect(await events.locator("tbody tr td").nth(1).innerText()).toMatch(/^C[A-Z2-7]{55}$/);
     expect(await page.locator("details", { hasText: "name_v1" }).count()).toBe(1);
-    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
+    expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?txHash=${hash}`,
     );
     await check("transaction");
@@ -411,7 +411,7 @@ describe("the web page in Chromium", () => {
     expect(await contractEvents.locator("tbody tr").first().getByRole("link").getAttribute("href")).toMatch(
       /^\/tx\/[0-9a-f]{64}$/,
     );
-    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
+    expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?contractId=${contractId}`,
     );
     await check("contract");
@@ -501,6 +501,7 @@ describe("the web page in Chromium", () => {
     expect(await page.locator("#view .error").count()).toBe(0);
     // …and never asked for them (the answer would be 409 no_resolver, logged by the browser as an error).
     refused.length = 0;
+    session.reset();
     await page.reload();
     await noResolver.waitFor();
     await page.getByRole("heading", { name: "History" }).waitFor();
@@ -521,7 +522,11 @@ describe("the web page in Chromium", () => {
     const term = (card: typeof newco, name: string) => card.locator("dt", { hasText: name }).locator("+ dd");
     expect(await term(newco, "State").innerText()).toBe("Announced, open to objections");
     expect(await term(newco, "Basis").innerText()).toBe("trademark");
-    const evidence = term(newco, "Evidence").getByRole("link", { name: "Trademark registration" });
+    // The evidence's label and its address, both written by the claimant: the address is the link's text.
+    expect(await term(newco, "Evidence").innerText()).toBe(
+      "Trademark registration: https://evidence.example/newco",
+    );
+    const evidence = term(newco, "Evidence").getByRole("link", { name: "https://evidence.example/newco" });
     expect(await evidence.getAttribute("href")).toBe("https://evidence.example/newco");
     expect(await evidence.getAttribute("rel")).toBe("noopener noreferrer nofollow");
     expect(await term(newco, "Objections").innerText()).toBe("none");
