@@ -94,6 +94,15 @@ describe("the web page in Chromium", () => {
     await result.click();
     await page.waitForURL(/\/name\/alice\.acme$/);
     expect(await text("h1")).toBe("alice.acme");
+    // The choice closes the lookup and clears it: the page that opened is the answer.
+    expect(await page.getByLabel("Name or namespace").inputValue()).toBe("");
+    expect(await page.getByRole("list", { name: "Lookup results" }).count()).toBe(0);
+    // Enter too.
+    await page.getByLabel("Name or namespace").fill("bob.acme");
+    await page.getByLabel("Name or namespace").press("Enter");
+    await page.waitForURL(/\/name\/bob\.acme$/);
+    expect(await page.getByLabel("Name or namespace").inputValue()).toBe("");
+    expect(await page.getByRole("list", { name: "Lookup results" }).count()).toBe(0);
   });
 
   it("says in words that the lookup searches at most 64 characters, and does not ask the API for more", async () => {
