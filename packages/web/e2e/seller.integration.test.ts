@@ -312,7 +312,8 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     });
     const returned = after.settled[0]?.bond.payouts[0]?.txHash as string;
     expect(lines(await earlier.innerText())).toEqual([
-      expect.stringMatching(/^Cancelled at 20 XLM, \d{4}-\d\d-\d\dT[\d:.]+Z\./),
+      // The time as a date and time in the reader's locale, never the ISO instant.
+      expect.stringMatching(/^Cancelled at 20 XLM, [^T]+\d:\d\d( [AP]M)?\. /),
     ]);
     expect(await earlier.innerText()).toContain(
       `Bond of 10 XLM returned to ${plain} in transaction ${returned}.`,
