@@ -420,7 +420,7 @@ describe("the web page in Chromium", () => {
     expect(await contractEvents.locator("tbody tr").first().getByRole("link").getAttribute("href")).toMatch(
       /^\/tx\/[0-9a-f]{64}$/,
     );
-    expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
+    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?contractId=${contractId}`,
     );
     await check("contract");
