@@ -30,7 +30,7 @@ describe("componentState and componentDetails", () => {
         processedAt: "2026-11-21T17:24:47.549Z",
         deadLetters: 1,
       },
-      Date.parse("2026-11-21T17:25:44.549Z"),
+      Date.parse("2026-11-21T17:25:17.549Z"),
     );
     expect(indexer).toBe(
       "at ledger 30; 2 ledgers behind; last progress 30 seconds ago; 1 event could not be applied and wait for an operator",
