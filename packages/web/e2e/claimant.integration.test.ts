@@ -18,6 +18,7 @@ import { rpc } from "@stellar/stellar-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { termOf } from "./fixtures/review.ts";
 import { signInAs } from "./fixtures/sign-in.ts";
 
 describe("the claimant's controls in Chromium, with the Demo wallet of a dev app", () => {
@@ -78,8 +79,9 @@ describe("the claimant's controls in Chromium, with the Demo wallet of a dev app
     await withdraw.click();
     const review = page.getByRole("region", { name: `Review: Withdraw claim ${id} on bobclaim` });
     await review.waitFor();
-    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
-    expect(await term("Contract")).toBe(`the claim allocator (${allocator})`);
+    const term = termOf(review);
+    expect(await term("Contract")).toBe("the claim allocator");
+    expect(await term("Contract id")).toBe(allocator);
     expect(await term("Function")).toBe("withdraw");
     expect(await term("Signed by")).toBe(bob);
     await check("review of a withdrawal");
@@ -96,17 +98,13 @@ describe("the claimant's controls in Chromium, with the Demo wallet of a dev app
     expect(receipt.receipt.outcome).toBe("Withdrawn");
     const credit = BigInt(receipt.receipt.refundAmount);
     expect(credit).toBe((fee.amount * 8000n) / 10000n);
-
-    await page.getByRole("button", { name: "Close" }).click();
     const recover = page.getByRole("button", { name: "Recover the credit" });
     await recover.waitFor();
     const before = await balance(bob);
     await recover.click();
     const recovery = page.getByRole("region", { name: "Review: Recover your claim-fee credit" });
     await recovery.waitFor();
-    expect(await recovery.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
-      "claim_fee_credit",
-    );
+    expect(await termOf(recovery)("Function")).toBe("claim_fee_credit");
     await recovery.getByRole("button", { name: "Sign with Demo wallet (bob)" }).click();
     await page.getByRole("status").filter({ hasText: "Done: Recover your claim-fee credit." }).waitFor();
     const after = await balance(bob);

@@ -3,7 +3,8 @@
 // phone width (390 px) and at 1280 px, checked for what a person sees, checked by axe-core (no serious or critical
 // violation), and screenshotted into test-artifacts/screenshots/ (kept out of git). No page may log an error.
 import type { AddressInfo } from "node:net";
-import { DEMO_ETHEREUM, DEMO_TEXT } from "@namereg/devnet";
+import { DEMO_ETHEREUM, DEMO_TEXT, demoKeypair } from "@namereg/devnet";
+import { nameNode, ResolverFns } from "@namereg/protocol";
 import { type App, buildApp, ChainClient, RpcClient } from "@namereg/server";
 import { type MarketHarness, startMarketHarness } from "@namereg/server/testing";
 import type { Page } from "playwright-core";
@@ -93,6 +94,15 @@ describe("the web page in Chromium", () => {
     await result.click();
     await page.waitForURL(/\/name\/alice\.acme$/);
     expect(await text("h1")).toBe("alice.acme");
+    // The choice closes the lookup and clears it: the page that opened is the answer.
+    expect(await page.getByLabel("Name or namespace").inputValue()).toBe("");
+    expect(await page.getByRole("list", { name: "Lookup results" }).count()).toBe(0);
+    // Enter too.
+    await page.getByLabel("Name or namespace").fill("bob.acme");
+    await page.getByLabel("Name or namespace").press("Enter");
+    await page.waitForURL(/\/name\/bob\.acme$/);
+    expect(await page.getByLabel("Name or namespace").inputValue()).toBe("");
+    expect(await page.getByRole("list", { name: "Lookup results" }).count()).toBe(0);
   });
 
   it("says in words that the lookup searches at most 64 characters, and does not ask the API for more", async () => {
@@ -199,9 +209,7 @@ describe("the web page in Chromium", () => {
     await page.goto(`${base}/namespace/${listed}`);
     const listing = page.getByRole("link", { name: "the listing" });
     await listing.waitFor();
-    expect(await page.locator("p", { has: listing }).innerText()).toMatch(
-      /^Listed at 100\.0000000 XLM since /,
-    );
+    expect(await page.locator("p", { has: listing }).innerText()).toMatch(/^Listed at 100 XLM since /);
     expect(await listing.getAttribute("href")).toBe(`/market/${listed}`);
     await page.getByText("No name has been issued in this namespace.").waitFor();
     await check("namespace-listed");
@@ -391,13 +399,15 @@ describe("the web page in Chromium", () => {
     expect(await events.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
       "Name changed at the registrar (issue, transfer, renewal, reclaim or address)",
     ]);
-    expect(await events.locator("tbody tr td").nth(1).innerText()).toBe("name_v1");
-    expect(await page.getByRole("link", { name: "these events as JSON" }).getAttribute("href")).toBe(
+    // The contracts' own event type only under Details.
+    expect(await events.locator("tbody tr td").nth(1).innerText()).toMatch(/^C[A-Z2-7]{55}$/);
+    expect(await page.locator("details", { hasText: "name_v1" }).count()).toBe(1);
+    expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?txHash=${hash}`,
     );
     await check("transaction");
     // Its contract is a link to that contract's events.
-    const contract = events.locator("tbody tr td").nth(2).getByRole("link");
+    const contract = events.locator("tbody tr td").nth(1).getByRole("link");
     const contractId = await contract.innerText();
     expect(contractId).toMatch(/^C[A-Z2-7]{55}$/);
     await contract.click();
@@ -424,11 +434,18 @@ describe("the web page in Chromium", () => {
   });
 
   it("says what a refusal means, once: no such name, no such namespace, an expired name's records, a reclaimed name", async () => {
+    // Only what the page cannot foresee is asked: a missing name is one refused request, not one per section.
+    const refused: string[] = [];
+    const onResponse = (response: { url(): string; status(): number }) => {
+      if (response.status() >= 400) refused.push(new URL(response.url()).pathname);
+    };
+    page.on("response", onResponse);
     await page.goto(`${base}/name/nosuch.acme`);
     const missing = page.locator('[data-code="name_not_found"]').first();
     await missing.waitFor();
     expect(await missing.locator("p").first().innerText()).toBe("There is no such name.");
     expect(await page.locator("#view .error").count()).toBe(1);
+    expect(refused).toEqual(["/v1/names/acme/nosuch/history"]);
     await page.goto(`${base}/name/alice.nowhere`);
     await page.locator('[data-code="namespace_not_found"]').waitFor();
     expect(await page.locator("#view .error").count()).toBe(1);
@@ -491,6 +508,15 @@ describe("the web page in Chromium", () => {
       "This namespace has no resolver, so its names carry no records.",
     );
     expect(await page.locator("#view .error").count()).toBe(0);
+    // …and never asked for them (the answer would be 409 no_resolver, logged by the browser as an error).
+    refused.length = 0;
+    session.reset();
+    await page.reload();
+    await noResolver.waitFor();
+    await page.getByRole("heading", { name: "History" }).waitFor();
+    expect(refused).toEqual([]);
+    page.off("response", onResponse);
+    await check("a name in a namespace without a resolver");
   });
 
   it("shows the claim queue: each claim's state in words, basis, evidence and objections, its namespace a link", async () => {
@@ -499,11 +525,17 @@ describe("the web page in Chromium", () => {
     await pending.first().waitFor();
     const newco = pending.filter({ hasText: "newco" });
     expect(await newco.locator("h3").innerText()).toBe("Claim 1: newco");
-    expect(await newco.getByRole("link", { name: "newco" }).getAttribute("href")).toBe("/namespace/newco");
+    expect(await newco.getByRole("link", { name: "newco", exact: true }).getAttribute("href")).toBe(
+      "/namespace/newco",
+    );
     const term = (card: typeof newco, name: string) => card.locator("dt", { hasText: name }).locator("+ dd");
     expect(await term(newco, "State").innerText()).toBe("Announced, open to objections");
     expect(await term(newco, "Basis").innerText()).toBe("trademark");
-    const evidence = term(newco, "Evidence").getByRole("link", { name: "Trademark registration" });
+    // The evidence's label and its address, both written by the claimant: the address is the link's text.
+    expect(await term(newco, "Evidence").innerText()).toBe(
+      "Trademark registration: https://evidence.example/newco",
+    );
+    const evidence = term(newco, "Evidence").getByRole("link", { name: "https://evidence.example/newco" });
     expect(await evidence.getAttribute("href")).toBe("https://evidence.example/newco");
     expect(await evidence.getAttribute("rel")).toBe("noopener noreferrer nofollow");
     expect(await term(newco, "Objections").innerText()).toBe("none");
@@ -512,7 +544,7 @@ describe("the web page in Chromium", () => {
       .getByRole("article", { name: /contested/ });
     expect(await term(contested, "State").innerText()).toBe("Objected");
     expect(await term(contested, "Objections").innerText()).toMatch(
-      /^G[A-Z2-7]{55} on the basis of prior use, with a bond of 10\.0000000 XLM$/,
+      /^G[A-Z2-7]{55} on the basis of prior use, with a bond of 10 XLM$/,
     );
     const awarded = page.getByRole("region", { name: "Awarded" }).getByRole("article", { name: /winner/ });
     expect(await term(awarded, "State").innerText()).toBe("Awarded");
@@ -534,13 +566,13 @@ describe("the web page in Chromium", () => {
     const listings = page.locator("table", { has: page.locator("caption", { hasText: "Listings" }) });
     await listings.waitFor();
     const row = listings.locator("tbody tr", { hasText: listed });
-    expect((await row.locator("td").allInnerTexts()).slice(0, 2)).toEqual([listed, "100.0000000"]);
+    expect((await row.locator("td").allInnerTexts()).slice(0, 3)).toEqual([listed, "100 XLM", "2.5 %"]);
     await check("market");
-    await row.getByRole("link", { name: listed }).click();
-    await page.waitForURL(new RegExp(`/market/${listed}$`));
-    expect(await page.locator("dt", { hasText: "Price" }).locator("+ dd").innerText()).toBe(
-      "100.0000000 XLM",
-    );
+    // Each open listing offers Buy, straight to its buying steps.
+    await row.getByRole("link", { name: `Buy ${listed}` }).click();
+    await page.waitForURL(new RegExp(`/market/${listed}#buy$`));
+    expect(await page.locator("dt", { hasText: "Price" }).locator("+ dd").innerText()).toBe("100 XLM");
+    await page.getByText(`Sign in with your wallet to buy ${listed}.`).waitFor();
     await page.getByText("No past sales.").waitFor();
     await check("listing");
   });
@@ -576,5 +608,36 @@ describe("the web page in Chromium", () => {
   it("serves the icon the browser asks for", async () => {
     const icon = await page.request.get(`${base}/favicon.ico`);
     expect(icon.status()).toBe(200);
+  });
+
+  it("shows a record value written to deceive as what it is: isolated, its U+202E named, its host in punycode", async () => {
+    // bob.acme's holder writes a link whose host has a Cyrillic "а" (U+0430) for the Latin "a", and whose path
+    // hides a right-to-left override: shown as written, it reads "https://apple.com/exe.png".
+    const spoof = "https://\u0430pple.com/\u202egnp.exe";
+    const note = "pay \u202eylno 01 XLM";
+    const resolver = h.devnet.demo?.namespaces.acme.resolver ?? "";
+    const bob = demoKeypair("bob");
+    const node = nameNode("bob", "acme");
+    await h.wallet.invoke(bob, resolver, ResolverFns.set_text, { node, key: "url", value: spoof });
+    await h.wallet.invoke(bob, resolver, ResolverFns.set_text, { node, key: "note", value: note });
+    await h.sync();
+
+    await page.goto(`${base}/name/bob.acme`);
+    const records = page.locator("table", { has: page.locator("caption", { hasText: "Records" }) });
+    const url = records.locator("tr", { hasText: "url" }).locator("td").nth(1);
+    await url.waitFor();
+    // The link shows and opens the ASCII host the browser connects to; the override is percent-encoded there.
+    const link = url.getByRole("link");
+    expect(await link.innerText()).toBe("https://xn--pple-43d.com/%E2%80%AEgnp.exe");
+    expect(await link.getAttribute("href")).toBe("https://xn--pple-43d.com/%E2%80%AEgnp.exe");
+    expect(await url.innerText()).toContain("shown as the address the browser opens");
+    // Text values are isolated from the page's own text, and their controls named, not applied.
+    const value = records.locator("tr", { hasText: "note" }).locator("td").nth(1);
+    expect(await value.locator("bdi").count()).toBe(1);
+    expect(await value.innerText()).toBe("pay [RLO]ylno 01 XLM");
+    expect(await value.locator("abbr").getAttribute("title")).toBe("invisible control character U+202E");
+    // No override reaches the rendered text of the records.
+    expect(await records.innerText()).not.toContain("\u202e");
+    await check("a deceptive record value");
   });
 });

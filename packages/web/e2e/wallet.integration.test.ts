@@ -22,6 +22,7 @@ import {
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { termOf } from "./fixtures/review.ts";
 import { signInAs as signInWith, signOut as signOutOf } from "./fixtures/sign-in.ts";
 
 /** The `namereg` command of the server package. */
@@ -127,18 +128,19 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     const review = page.getByRole("region", { name: "Review: Create subname shop.alice.acme" });
     await review.waitFor();
     expect(await focused()).toBe("Review: Create subname shop.alice.acme");
-    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    const term = termOf(review);
     expect(lines(await term("What it does"))).toEqual([
       `Create subname shop.alice.acme pointing to ${bob}.`,
       "Parent alice.acme at generation 1; a first creation of this subname.",
     ]);
     const registrar = chain.devnet.demo?.namespaces.acme.registrar;
-    expect(await term("Contract")).toBe(`the registrar of namespace acme (${registrar})`);
+    expect(await term("Contract")).toBe("the registrar of namespace acme");
+    expect(await term("Contract id")).toBe(registrar);
     expect(await term("Function")).toBe("create_subname");
     expect(await term("Network")).toBe(`a local network (“${chain.devnet.networkPassphrase}”)`);
     expect(await term("Signed by")).toBe(alice);
     expect(await term("Fee (at most)")).toMatch(/^0\.\d+ XLM$/);
-    const until = Date.parse(await term("Valid until"));
+    const until = Date.parse(await term("Valid until (UTC)"));
     expect(until - Date.now()).toBeGreaterThan(5 * 60_000);
     expect(until - Date.now()).toBeLessThanOrEqual(15 * 60_000);
     await check("review of a subname creation");
@@ -166,8 +168,6 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       "active",
     );
     await check("after creating a subname");
-
-    await page.getByRole("button", { name: "Close" }).click();
     await page.getByRole("button", { name: "Remove shop.alice.acme" }).click();
     const removal = page.getByRole("region", { name: "Review: Remove subname shop.alice.acme" });
     await removal.waitFor();
@@ -176,9 +176,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       "Remove subname shop.alice.acme: it stops resolving.",
       "Parent alice.acme at generation 1; the subname's generation 1.",
     ]);
-    expect(await removal.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
-      "remove_subname",
-    );
+    expect(await termOf(removal)("Function")).toBe("remove_subname");
     await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
     await page.getByRole("status").filter({ hasText: "Done: Remove subname shop.alice.acme." }).waitFor();
     expect((await subnameFromApi("shop")).record).toMatchObject({ exists: false, active: false });
@@ -268,9 +266,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await addresses.getByRole("button", { name: "Set address" }).click();
     const review = page.getByRole("region", { name: "Review: Set the bitcoin address of alice.acme" });
     await review.waitFor();
-    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    const term = termOf(review);
     expect(await term("What it does")).toBe(`Set the bitcoin address of alice.acme to ${btc}.`);
-    expect(await term("Contract")).toBe(`the resolver of namespace acme (${acme?.resolver})`);
+    expect(await term("Contract")).toBe("the resolver of namespace acme");
+    expect(await term("Contract id")).toBe(acme?.resolver);
     expect(await term("Function")).toBe("set_chain_address");
     await check("review of a network address");
     await review.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
@@ -281,8 +280,6 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     expect(await fromApi()).toBe(btc);
     expect(await fromChain()).toBe(btc);
     await addresses.getByText(`bitcoin: ${btc}`).waitFor();
-
-    await page.getByRole("button", { name: "Close" }).click();
     await addresses.getByRole("button", { name: "Remove the bitcoin address" }).click();
     const removal = page.getByRole("region", { name: "Review: Remove the bitcoin address of alice.acme" });
     await removal.getByRole("button", { name: "Sign with Demo wallet (alice)" }).click();
@@ -319,9 +316,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await records.getByRole("button", { name: "Set text record" }).click();
     const review = page.getByRole("region", { name: "Review: Set text record twitter of alice.acme" });
     await review.waitFor();
-    const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+    const term = termOf(review);
     expect(await term("What it does")).toBe("Set text record “twitter” of alice.acme to “@alice”.");
-    expect(await term("Contract")).toBe(`the resolver of namespace acme (${acme?.resolver})`);
+    expect(await term("Contract")).toBe("the resolver of namespace acme");
+    expect(await term("Contract id")).toBe(acme?.resolver);
     expect(await term("Function")).toBe("set_text");
     expect(await term("Signed by")).toBe(alice);
     await check("review of a text record");
@@ -374,13 +372,15 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     expect(await sale.getByRole("button", { name: /^List acme/ }).count()).toBe(0);
 
     const changePolicy = async (to: string, words: string) => {
-      await console_.getByRole("radio", { name: new RegExp(`^${to}:`) }).check();
+      // The choice reads as what it means; the review names the policy the call sets.
+      await console_.getByRole("radio", { name: words, exact: false }).check();
       await console_.getByRole("button", { name: "Change subname policy" }).click();
       const review = page.getByRole("region", { name: `Review: Set the subname policy of acme to ${to}` });
       await review.waitFor();
-      const term = (t: string) => review.locator("dt", { hasText: t }).locator("+ dd").innerText();
+      const term = termOf(review);
       expect(await term("What it does")).toBe(`Set the subname policy of namespace acme to ${to}: ${words}.`);
-      expect(await term("Contract")).toBe(`the registrar of namespace acme (${acme?.registrar})`);
+      expect(await term("Contract")).toBe("the registrar of namespace acme");
+      expect(await term("Contract id")).toBe(acme?.registrar);
       expect(await term("Function")).toBe("set_subname_policy");
       expect(await term("Signed by")).toBe(owner);
       await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
@@ -388,13 +388,12 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
         .getByRole("status")
         .filter({ hasText: `Done: Set the subname policy of acme to ${to}.` })
         .waitFor();
-      await page.getByRole("button", { name: "Close" }).click();
     };
     await changePolicy("creation-disabled", "no new subnames; existing ones keep resolving");
     expect(await apiPolicy()).toBe("creation-disabled");
     const onChainPolicy = () => wallet.read(owner, acme?.registrar ?? "", RegistrarFns.subname_policy, {});
     expect((await onChainPolicy()).policy).toBe("creation_disabled");
-    await console_.getByText("Subname policy (now creation-disabled)").waitFor();
+    await console_.getByText("Subname policy (now: no new subnames; existing ones keep resolving)").waitFor();
     await changePolicy("enabled", "holders may create and remove subnames of their names");
     expect(await apiPolicy()).toBe("enabled");
     expect((await onChainPolicy()).policy).toBe("enabled");
@@ -406,13 +405,10 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       await review.waitFor();
       const does = await review.locator("dt", { hasText: "What it does" }).locator("+ dd").innerText();
       expect(lines(does)).toEqual(lines_);
-      expect(await review.locator("dt", { hasText: "Function" }).locator("+ dd").innerText()).toBe(
-        "set_chain_policy",
-      );
+      expect(await termOf(review)("Function")).toBe("set_chain_policy");
       await check("review of a chain policy", CONSOLE_OFF);
       await review.getByRole("button", { name: "Sign with Demo wallet (acme)" }).click();
       await page.getByRole("status").filter({ hasText: "Done: Set the networks of acme." }).waitFor();
-      await page.getByRole("button", { name: "Close" }).click();
     };
     const onChainNetworks = () => wallet.read(owner, acme?.resolver ?? "", ResolverFns.chain_policy, {});
     await changeNetworks(true, [

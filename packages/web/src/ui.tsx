@@ -145,13 +145,23 @@ export const TxLink = ({ hash }: { readonly hash: string }) => (
  * A chain time in the reader's locale (format.ts), with how far it is from now when `relative` ("in 6 days", "3
  * minutes ago"); the ISO instant stays in `datetime` and shows on hover.
  */
-export const When = ({ at, relative }: { readonly at: string; readonly relative?: boolean }) => {
-  const far = relative ? relativeTime(at) : null;
+export const When = (props: {
+  readonly at: string;
+  readonly relative?: boolean;
+  /** Text around the time inside a sentence ("ledger 9 (Nov 28, 2026, 4:24 PM)"). */
+  readonly prefix?: string;
+  readonly suffix?: string;
+}) => {
+  const far = props.relative ? relativeTime(props.at) : null;
   return (
-    <time class="when" dateTime={at} title={at}>
-      {dateTime(at)}
-      {far === null ? null : ` (${far})`}
-    </time>
+    <>
+      {props.prefix}
+      <time class="when" dateTime={props.at} title={props.at}>
+        {dateTime(props.at)}
+        {far === null ? null : ` (${far})`}
+      </time>
+      {props.suffix}
+    </>
   );
 };
 

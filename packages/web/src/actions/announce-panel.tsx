@@ -257,7 +257,7 @@ function QuoteReview(props: {
                 ]}
               />
               <Details>
-                Claim allocator: <Mono>{p.allocatorId}</Mono>
+                <Defs items={[["Claim allocator", <Mono key="a">{p.allocatorId}</Mono>]]} />
               </Details>
               {live ? (
                 <p>A claim on {input.label} is live: wait until it ends to announce another.</p>

@@ -192,7 +192,7 @@ describe("the buyer's stepper", () => {
     const steps = buyerSteps(state({ proposal: live }), "forsale");
     expect(steps.map((s) => s.status)).toEqual(["done", "done", "now", "next", "next"]);
     expect(steps[2]?.title).toBe("Pay 500 XLM into the escrow");
-    expect(steps[3]?.line).toBe("Accept once the escrow holds your deposit.");
+    expect(steps[3]?.line).toBe("Once the escrow holds your deposit, you accept and the namespace is yours.");
     expect(
       statuses(state({ proposal: live, deposit: { state: "received", amountXlm: "500.0000000" } })),
     ).toEqual(["request:done", "proposal:done", "deposit:waiting", "accept:next", "payout:next"]);

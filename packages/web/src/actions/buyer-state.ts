@@ -204,7 +204,7 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView<
       : s.deposit.state === "none"
         ? pay.ok
           ? "The seller's offer is live: pay now. The escrow holds it until you accept."
-          : pay.why
+          : "Once the seller's offer to you is live, you pay the price into the escrow; it holds it until you accept."
         : depositWords(s.deposit),
   };
   const acceptance: StepView<BuyerStepId> = {
@@ -214,8 +214,8 @@ export function buyerSteps(s: BuyerState, namespace: string): readonly StepView<
     line: accepted
       ? `${namespace} is yours on the registry.`
       : accept.ok
-        ? "Accept to take the namespace."
-        : accept.why,
+        ? "The escrow holds your deposit: accept, and the namespace is yours."
+        : "Once the escrow holds your deposit, you accept and the namespace is yours.",
   };
   const paidOut: StepView<BuyerStepId> = {
     id: "payout",

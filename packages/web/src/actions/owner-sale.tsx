@@ -30,10 +30,18 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
   const [read, setRead] = useState(0);
   // The offered buyer's deposit, once seen in the escrow: from then on the buyer may accept at any moment, and the
   // public buyer state says so first — asking the console then would be refused (the seller no longer owns it).
+  // The console (which reads the owner live) refuses the seller the moment the acceptance is on chain, before the
+  // indexed buyer state says so: while the deposit waits on the buyer, the panel's own follow-up reads ask only the
+  // buyer state; a read the seller asks for (an action, "Check for new buyers") still goes to the console.
   const funded = useRef<{ readonly listingId: string; readonly buyer: string } | null>(null);
+  const asked = useRef(true);
+  const shown = useRef<Sale | "off" | "gone" | null>(null);
   const loaded = useLoad(`sale:${namespace}:${session?.account}:${read}`, async () => {
     if (session === null) return null;
-    if (funded.current !== null && (await accepted(funded.current))) return "gone" as const;
+    const byHand = asked.current;
+    asked.current = false;
+    if (funded.current !== null && !byHand)
+      return (await accepted(funded.current)) ? ("gone" as const) : shown.current;
     return readSale(session, namespace).catch((error: unknown) => {
       if (isNameregError(error, "market_disabled")) return "off" as const;
       // Sold (or reclaimed): the namespace is no longer the seller's, and the receipt says what happened.
@@ -48,6 +56,7 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
     if (loaded.state === "ok") setKept(loaded.value);
   }, [loaded]);
   const last = loaded.state === "ok" ? loaded.value : kept;
+  shown.current = last;
   // Set when the owner did something the escrow answers later (paid the bond, cancelled): the panel reads again
   // until the answer is there.
   const [following, setFollowing] = useState(false);
@@ -79,11 +88,15 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
   }, [waiting, following, loaded]);
 
   const { start, busy, flow } = useActionRun(() => {
+    asked.current = true;
     setFollowing(true);
     setRead((n) => n + 1);
   });
   if (session === null) return null;
-  const again = () => setRead((n) => n + 1);
+  const again = () => {
+    asked.current = true;
+    setRead((n) => n + 1);
+  };
   const open = sale?.listings[0];
   return (
     <section aria-labelledby="owner-sale-title">

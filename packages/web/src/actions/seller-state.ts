@@ -76,7 +76,7 @@ export function sellerSteps(l: OpenListingView, namespace: string): readonly Ste
       line: funded
         ? "The escrow holds the buyer's deposit."
         : offered
-          ? "Waiting for the buyer's deposit."
+          ? "The buyer has your offer and pays next."
           : "After your offer, the buyer pays the price into the escrow.",
     },
     {
@@ -84,7 +84,7 @@ export function sellerSteps(l: OpenListingView, namespace: string): readonly Ste
       title: `The buyer accepts; you receive ${sellerGets(l)}`,
       status: funded ? "waiting" : "next",
       line: funded
-        ? "Waiting for the buyer to accept: the escrow then pays you and returns your bond."
+        ? "The buyer accepts next: the escrow then pays you and returns your bond."
         : "When the buyer accepts, the escrow pays you and returns your bond.",
     },
   ];

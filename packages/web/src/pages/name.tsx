@@ -68,32 +68,31 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
       unwrap(api.GET("/v1/events", { params: { query: { subject: props.name, limit: ARCHIVE_PAGE } } })),
     ]),
   );
-  const known = history.state === "ok";
-  const record = useLoadWhen(`n:${key}`, known, () =>
+  const record = useLoadWhen(`n:${key}`, history.state === "ok", () =>
     unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
   );
   // Whether the namespace has a resolver: without one the records are not asked (they would be 409 no_resolver).
-  const namespace = useLoadWhen(`ns:${props.namespace}`, known, () =>
+  const namespace = useLoad(`ns:${props.namespace}`, () =>
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace: props.namespace } } })),
   );
   const resolver = namespace.state === "ok" ? namespace.value.resolverId !== null : null;
-  // Read again after the holder changes a record (HolderRecords).
-  const [recordsRead, setRecordsRead] = useState(0);
-  const noResolver: Loaded<RecordsAnswer> = {
-    state: "error",
-    error: explain(new NameregError(409, { error: "no_resolver", name: props.name })),
-  };
+  const [recordsRead, setRecordsRead] = useState(0); // read again after the holder changes a record
   const asked = useLoadWhen(`r:${key}:${recordsRead}`, record.state === "ok" && resolver === true, () =>
     loadRecords(path),
   );
-  const records = resolver === false ? noResolver : asked;
-  // Read again after the holder changes a subname (HolderSubnames).
-  const [subnamesRead, setSubnamesRead] = useState(0);
+  const records: Loaded<RecordsAnswer> =
+    resolver === false
+      ? { state: "error", error: explain(new NameregError(409, { error: "no_resolver" })) }
+      : asked;
+  const [subnamesRead, setSubnamesRead] = useState(0); // read again after the holder changes a subname
   const live = record.state === "ok" || (record.state === "error" && record.error.code === "name_expired");
   const subnames = useLoadWhen(`s:${key}:${subnamesRead}`, live, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
-  const refusal = record.state === "error" ? record.error : history.state === "error" ? history.error : null;
+  const refusal =
+    namespace.state === "error"
+      ? namespace.error
+      : ((record.state === "error" ? record : history.state === "error" ? history : null)?.error ?? null);
   const refused = refusal?.code ?? null;
   // Never issued, an unknown namespace or a segment that is no label (the server's one rule): one answer, not
   // four. A reclaimed name is not issued either, but it has a history, which is then all there is to show.
@@ -129,18 +128,12 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               ["Holder", <AccountLink address={r.holder} key="h" />],
               ["Ownership", ownership(r.ownership)],
               ["Storage", r.storage === "live" ? "Live: read from the chain as it is now" : r.storage],
-              ["Expires", r.expiresAt === null ? "never" : <When at={r.expiresAt} key="e" />],
+              ["Expires", r.expiresAt === null ? "never" : <When at={r.expiresAt} relative key="e" />],
               [
                 "Issued",
                 <>
                   ledger {r.issuedLedger}
-                  {r.issuedAt ? (
-                    <>
-                      {" ("}
-                      <When at={r.issuedAt} />
-                      {")"}
-                    </>
-                  ) : null}
+                  {r.issuedAt ? <When at={r.issuedAt} prefix=" (" suffix=")" /> : null}
                   {", transaction "}
                   <TxLink hash={r.txHash} />
                 </>,
