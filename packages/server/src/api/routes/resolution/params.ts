@@ -50,13 +50,11 @@ export function nodeOf({ namespace, label }: { namespace: string; label: string 
   return hash("sha256", Buffer.concat([parent, labelhash]), "hex");
 }
 
+export const ADDRESS_RULE = "address: must be a Stellar account (G…) or contract (C…) address";
+
 /** A G… account or C… contract: both can hold names (docs/contracts.md "Types and encoding": `Address`). */
 export function holderAddress(raw: string): string {
-  if (!isStellarAddress(raw)) {
-    throw new ApiError("bad_address", {
-      detail: "address: must be a Stellar account (G…) or contract (C…) address",
-    });
-  }
+  if (!isStellarAddress(raw)) throw new ApiError("bad_address", { detail: ADDRESS_RULE });
   return raw;
 }
 
