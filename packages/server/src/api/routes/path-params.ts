@@ -7,6 +7,7 @@ import { LABEL_RULE, normaliseLabel } from "@namereg/protocol";
 import { z } from "zod";
 import type { ApiErrorCode } from "../../errors.ts";
 import { ApiError } from "../../errors.ts";
+import { ONCE_RULE } from "../query-params.ts";
 
 export { LABEL_RULE };
 
@@ -47,9 +48,15 @@ export const NameSegment = z
 
 const NAME_FIELDS = new Set(["namespace", "label", "child", "name"]);
 
-/** Route config: an invalid name segment is `invalid_name`; other invalid input keeps `invalid_request`. */
-export const NAME_SEGMENT_ROUTE: { validationCode: (field: string) => ApiErrorCode | undefined } = {
-  validationCode: (field) => (NAME_FIELDS.has(field) ? "invalid_name" : undefined),
+/**
+ * Route config: an invalid name segment is `invalid_name`; other invalid input keeps `invalid_request`, a name
+ * parameter given twice included (it is not an invalid name: `<name>: must be given once`, as everywhere).
+ */
+export const NAME_SEGMENT_ROUTE: {
+  validationCode: (field: string, problem: string) => ApiErrorCode | undefined;
+} = {
+  validationCode: (field, problem) =>
+    NAME_FIELDS.has(field) && problem !== ONCE_RULE ? "invalid_name" : undefined,
 };
 
 /** The same rule where a handler validates a segment itself: the lower-cased label, or 400 `invalid_name`. */

@@ -6,24 +6,11 @@ import { demoKeypair } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
+import { countStatements } from "../../../../test/fixtures/statements.ts";
 import type { App } from "../../app.ts";
 import { LABEL_RULE } from "../path-params.ts";
 
 const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).publicKey();
-
-/** Counts the statements sent through `db`'s client whose text contains `marker`. */
-function countStatements(db: unknown, marker: string): { count: () => number; restore: () => void } {
-  const client = (db as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = client.query;
-  let count = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : (first as { text?: string }).text;
-    if (text?.includes(marker) === true) count++;
-    return original.apply(this, args);
-  };
-  return { count: () => count, restore: () => void (client.query = original) };
-}
 
 /** The single route's URL for a batch item, when it has one (`label.namespace` or `child.label.namespace`). */
 function singleUrl(name: string): string | null {
@@ -224,7 +211,8 @@ describe.each(TEST_DATABASE_KINDS)("batch reads on %s", (kind) => {
       for (const item of (body as { results: { address: string; name?: string | null }[] }).results) {
         const single = await app.inject({ url: `/v1/reverse/${item.address}` });
         if (item.name === undefined) expect(single.statusCode).toBe(400);
-        else if (item.name === null) expect(single.json()).toEqual({ error: "no_name", address: item.address });
+        else if (item.name === null)
+          expect(single.json()).toEqual({ error: "no_name", address: item.address });
         else expect(single.json()).toEqual({ name: item.name });
       }
     });
