@@ -31,7 +31,10 @@ describe("claim-fee credit: malformed addresses", () => {
 
   const expected = {
     status: 400,
-    body: { error: "bad_address", detail: "address: must be a Stellar account (G…) or contract (C…) address" },
+    body: {
+      error: "bad_address",
+      detail: "address: must be a Stellar account (G…) or contract (C…) address",
+    },
   };
 
   it("answers 400 bad_address for each, on the read and on the prepare", async () => {
