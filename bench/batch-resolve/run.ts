@@ -52,8 +52,20 @@ const base = await app.listen({ port: 0, host: "127.0.0.1" });
 
 const namesOf = (slot: number) => labels.slice(slot * BATCH, (slot + 1) * BATCH);
 
+/** Requests retried because the server had closed an idle keep-alive connection as it was reused (a race). */
+let retried = 0;
+async function request(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw error;
+    retried++;
+    return fetch(url, init);
+  }
+}
+
 async function batch(list: readonly string[]): Promise<void> {
-  const response = await fetch(`${base}/v1/resolve`, {
+  const response = await request(`${base}/v1/resolve`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ names: list.map((l) => `${l}.bench`) }),
@@ -63,7 +75,7 @@ async function batch(list: readonly string[]): Promise<void> {
 }
 
 async function single(label: string): Promise<void> {
-  const response = await fetch(`${base}/v1/resolve/bench/${label}`);
+  const response = await request(`${base}/v1/resolve/bench/${label}`);
   const body = (await response.json()) as { account?: string };
   if (response.status !== 200 || body.account !== HOLDER) throw new Error(`bad answer for ${label}`);
 }
@@ -135,6 +147,6 @@ for (const kase of ["warm", "cold"] as const) {
     );
   }
 }
-console.log(`\nload average ${loads.map((l) => l.toFixed(1)).join(" → ")}`);
+console.log(`\nload average ${loads.map((l) => l.toFixed(1)).join(" → ")}; ${retried} requests retried after a reset`);
 await app.close();
 await database.close();
