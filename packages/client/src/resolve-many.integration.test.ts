@@ -8,29 +8,11 @@ import { type App, buildApp, ChainClient } from "@namereg/server";
 import { indexDemo, testConfig } from "@namereg/server/testing";
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchOf } from "../test/inject-fetch.ts";
 import { createApi, type NameregError, resolve } from "./api.ts";
 import { resolveMany, resolveManyVerified, reverseMany } from "./resolve-many.ts";
 
 type IndexedDemoChain = Awaited<ReturnType<typeof indexDemo>>;
-
-/** fetch over Fastify's inject, counting the requests. */
-function fetchOf(app: App, seen: string[] = []): typeof fetch {
-  return async (input: Request | string | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    seen.push(`${request.method} ${url.pathname}`);
-    const response = await app.inject({
-      method: request.method as "GET",
-      url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(request.headers),
-      ...(request.method === "GET" ? {} : { payload: await request.text() }),
-    });
-    return new Response(response.body, {
-      status: response.statusCode,
-      headers: { "content-type": String(response.headers["content-type"] ?? "application/json") },
-    });
-  };
-}
 
 /** An HTTP proxy to the RPC that records the most requests it had in flight at once. */
 async function countingRpc(
