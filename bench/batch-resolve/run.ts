@@ -147,6 +147,8 @@ for (const kase of ["warm", "cold"] as const) {
     );
   }
 }
-console.log(`\nload average ${loads.map((l) => l.toFixed(1)).join(" → ")}; ${retried} requests retried after a reset`);
+console.log(
+  `\nload average ${loads.map((l) => l.toFixed(1)).join(" → ")}; ${retried} requests retried after a reset`,
+);
 await app.close();
 await database.close();
