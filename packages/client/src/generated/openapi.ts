@@ -6341,7 +6341,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Resolve a name (or a subname: `{label}` is `child.label`) to the account to pay */
+        /** Resolve a name to the account to pay */
         get: {
             parameters: {
                 query?: never;

@@ -55,7 +55,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     "/v1/resolve/:namespace/:label",
     {
       schema: {
-        summary: "Resolve a name (or a subname: `{label}` is `child.label`) to the account to pay",
+        summary: "Resolve a name to the account to pay",
         params: ResolveParams,
         response: { 200: ResolveResponse },
       },
