@@ -50,6 +50,19 @@ export {
   type ReviewedPayment,
 } from "./market.ts";
 export {
+  isResolved,
+  MAX_BATCH,
+  type ResolvedItem,
+  type ResolveItemError,
+  type ResolveManyItem,
+  type ResolveManyVerifiedOptions,
+  type ReverseManyItem,
+  resolveMany,
+  resolveManyVerified,
+  reverseMany,
+  type VerifiedItem,
+} from "./resolve-many.ts";
+export {
   type ChainResolution,
   type ResolveVerifiedOptions,
   resolveVerified,

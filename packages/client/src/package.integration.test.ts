@@ -1,9 +1,11 @@
-// @namereg/client as a wallet developer outside this repository gets it: `npm pack` (which builds dist/ through
-// `prepare`), the tarball and the Stellar SDK installed into a scratch project in the system's temp directory (not
-// under the workspace, so nothing resolves back into it), then a plain .mjs script run there by Node 24 — which
-// strips no types under node_modules — resolving alice.acme and pay.alice.acme with resolveVerified against the
-// demo devnet and the app; a TypeScript file using the package type-checked there with tsc; and an unsupported
-// Node told so in one line.
+// @namereg/client as a wallet developer outside this repository gets it, by README.md's "Install" commands run as
+// written (only the tarball's folder is a scratch directory, and npm is told to prefer its cache): `npm pack` from
+// the checkout (which builds dist/ in `prepack` and packs a manifest without scripts or devDependencies), `npm
+// init -y` and `npm pkg set type=module` in a scratch project in the system's temp directory (not under the
+// workspace, so nothing resolves back into it), the tarball and the Stellar SDK installed there; then the README's
+// "Resolve" example run there by Node 24 against the demo devnet and the app, a plain .mjs script resolving
+// alice.acme and pay.alice.acme with resolveVerified, a TypeScript file using the package type-checked there with
+// tsc, and an unsupported Node told so in one line.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -14,6 +16,22 @@ import { type LiveService, startLiveService } from "../test/live-service.ts";
 import { killChildren, runChild } from "../test/run-child.ts";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
+const README = await readFile(join(PACKAGE_DIR, "README.md"), "utf8");
+
+/** The ```ts or ```sh block of README.md under `## <heading>`. */
+function readmeBlock(heading: string, lang: "sh" | "ts"): string {
+  const section = README.split(/^## /m).find((s) => s.startsWith(`${heading}\n`));
+  const block = section === undefined ? null : new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``).exec(section);
+  if (block?.[1] === undefined) throw new Error(`README.md has no ${lang} block under "## ${heading}"`);
+  return block[1];
+}
+
+/** README.md's install commands, each as its words (comments left out). */
+const INSTALL = readmeBlock("Install", "sh")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.trimStart().startsWith("#"))
+  .map((line) => line.trim().split(/\s+/));
 const require = createRequire(import.meta.url);
 const SDK_VERSION = await sdkVersion();
 const TSC = require.resolve("typescript/bin/tsc");
@@ -92,29 +110,39 @@ describe("the packed @namereg/client outside the workspace", () => {
       scratch = await mkdtemp(join(tmpdir(), "namereg-client-"));
       const serviceStarted = startLiveService();
       serviceStarted.catch(() => {});
-      const packed = await runChild("npm", ["pack", "--json", "--pack-destination", scratch], {
-        cwd: PACKAGE_DIR,
+      expect(INSTALL).toEqual([
+        ["npm", "pack", "-w", "@namereg/client", "--pack-destination", "/tmp"],
+        ["npm", "init", "-y"],
+        ["npm", "pkg", "set", "type=module"],
+        ["npm", "install", "/tmp/namereg-client-0.1.0.tgz", "@stellar/stellar-sdk"],
+      ]);
+      const inScratch = (word: string) => word.replace(/^\/tmp(?=\/|$)/, scratch);
+      const [pack, init, setType, install] = INSTALL.map((words) => words.map(inScratch)) as string[][];
+      // The checkout's command, run in the checkout.
+      const packed = await runChild("npm", (pack as string[]).slice(1), {
+        cwd: REPOSITORY,
         env: ENV,
         timeoutMs: PACK_MS,
       });
       expect(packed.code, packed.stderr).toBe(0);
-      // npm prints the build's own output before its JSON.
-      const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string }[];
-      if (tarball === undefined) throw new Error(`npm pack named no tarball: ${packed.stdout}`);
-      await writeFile(
-        join(scratch, "package.json"),
-        JSON.stringify({ name: "scratch", private: true, type: "module" }),
-      );
+      for (const step of [init, setType]) {
+        const ran = await runChild("npm", (step as string[]).slice(1), {
+          cwd: scratch,
+          env: ENV,
+          timeoutMs: RUN_MS,
+        });
+        expect(ran.code, ran.stderr).toBe(0);
+      }
+      // From npm's cache where it can, and the SDK at the workspace's version (the one the cache holds).
       const installed = await runChild(
         "npm",
         [
-          "install",
+          ...(install as string[])
+            .slice(1)
+            .map((w) => (w === "@stellar/stellar-sdk" ? `${w}@${SDK_VERSION}` : w)),
           "--prefer-offline",
           "--no-audit",
           "--no-fund",
-          "--ignore-scripts",
-          `./${tarball.filename}`,
-          `@stellar/stellar-sdk@${SDK_VERSION}`,
         ],
         { cwd: scratch, env: ENV, timeoutMs: INSTALL_MS },
       );
@@ -142,6 +170,24 @@ describe("the packed @namereg/client outside the workspace", () => {
     });
     expect(pkg.dependencies).toEqual({ "openapi-fetch": expect.any(String) });
     expect(pkg.peerDependencies).toEqual({ "@stellar/stellar-sdk": "^17.2.0" });
+    // No install script (npm would warn a consumer of one) and none of the workspace's tooling.
+    expect(pkg.scripts).toBeUndefined();
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(pkg.license).toBe("Apache-2.0");
+    expect(await readFile(join(scratch, "node_modules/@namereg/client/LICENSE"), "utf8")).toContain(
+      "Apache License",
+    );
+    // The project the README's commands made is an ES module project.
+    expect(JSON.parse(await readFile(join(scratch, "package.json"), "utf8"))).toMatchObject({
+      type: "module",
+    });
+    // And packing left the checkout as it was.
+    const source = JSON.parse(await readFile(join(PACKAGE_DIR, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(source.scripts).toMatchObject({ prepare: "npm run build" });
+    await expect(readFile(join(PACKAGE_DIR, "LICENSE"))).rejects.toThrow(/ENOENT/);
     for (const file of [
       "dist/index.js",
       "dist/client.js",
@@ -156,6 +202,35 @@ describe("the packed @namereg/client outside the workspace", () => {
     await expect(readFile(join(scratch, "node_modules/@namereg/client/src/index.ts"))).rejects.toThrow(
       /ENOENT/,
     );
+  });
+
+  it("runs the README's Resolve example there as written", { timeout: RUN_MS + 10_000 }, async () => {
+    const example = readmeBlock("Resolve", "ts").replaceAll(
+      '"http://localhost:8080"',
+      JSON.stringify(service.baseUrl),
+    );
+    expect(example).not.toContain("localhost:8080");
+    await writeFile(join(scratch, "resolve-example.ts"), example);
+    await writeFile(
+      join(scratch, "run-example.mjs"),
+      `const { alice, nobody, pay } = await import("./resolve-example.ts");
+console.log(JSON.stringify({ alice: alice.name, pay: pay.name, controller: pay.controller, nobody }));`,
+    );
+    // Node 24 strips the example's types itself (outside node_modules): no build step in the consumer's project.
+    const run = await runChild(process.execPath, ["run-example.mjs"], {
+      cwd: scratch,
+      env: ENV,
+      timeoutMs: RUN_MS,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const last = run.stdout.trim().split("\n").at(-1) ?? "";
+    expect(JSON.parse(last)).toEqual({
+      alice: "alice.acme",
+      pay: "pay.alice.acme",
+      controller: expect.stringMatching(/^G[A-Z2-7]{55}$/),
+      // name_not_found carries no detail: the example's own fallback.
+      nobody: "no such name",
+    });
   });
 
   it("runs a plain .mjs script: resolveVerified on alice.acme and pay.alice.acme, typed errors", {

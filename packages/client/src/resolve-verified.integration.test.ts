@@ -9,26 +9,9 @@ type IndexedDemoChain = Awaited<ReturnType<typeof indexDemo>>;
 
 import { Keypair } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fetchOf } from "../test/inject-fetch.ts";
 import { createApi, NameregError } from "./api.ts";
 import { resolveVerified } from "./resolve-verified.ts";
-
-/** fetch over Fastify's inject: the client's real HTTP path without a listening socket. */
-function fetchOf(app: App): typeof fetch {
-  return async (input: Request | string | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const response = await app.inject({
-      method: request.method as "GET",
-      url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(request.headers),
-      ...(request.method === "GET" ? {} : { payload: await request.text() }),
-    });
-    return new Response(response.body, {
-      status: response.statusCode,
-      headers: { "content-type": String(response.headers["content-type"] ?? "application/json") },
-    });
-  };
-}
 
 describe("resolveVerified on the demo devnet", () => {
   let demo: IndexedDemoChain;

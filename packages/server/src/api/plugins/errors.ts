@@ -12,9 +12,9 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /**
      * The spec's code for invalid input on this route instead of `invalid_request` (e.g. `invalid_node`), or a
-     * function choosing one by field; returning undefined keeps `invalid_request`.
+     * function choosing one by field (and the problem with it); returning undefined keeps `invalid_request`.
      */
-    validationCode?: ApiErrorCode | ((field: string) => ApiErrorCode | undefined);
+    validationCode?: ApiErrorCode | ((field: string, problem: string) => ApiErrorCode | undefined);
   }
 }
 
@@ -149,13 +149,15 @@ export function toErrorResponse(
     const context = (error as { validationContext?: string }).validationContext ?? "request";
     const fields = validation.map((issue) => fieldOf(issue, context));
     const override = request.routeOptions.config?.validationCode;
+    const problems = validation.map(describeIssue);
     const code =
       typeof override === "function"
-        ? (fields.map((field) => override(field)).find((c) => c !== undefined) ?? "invalid_request")
+        ? (fields.map((field, i) => override(field, problems[i] ?? "")).find((c) => c !== undefined) ??
+          "invalid_request")
         : (override ?? "invalid_request");
     const detail = validation
       .slice(0, 3)
-      .map((issue, i) => `${fields[i]}: ${describeIssue(issue)}`)
+      .map((_, i) => `${fields[i]}: ${problems[i]}`)
       .join("; ");
     return { status: 400, body: new ApiError(code, { detail }).body() };
   }

@@ -290,7 +290,10 @@ describe("holder transactions: prepare, sign, submit", () => {
         "/subnames/prepare",
         { ...create, name: "alice.acme" },
         400,
-        { error: "invalid_name", detail: "name: must be a full child name (child.label.namespace)" },
+        {
+          error: "invalid_name",
+          detail: "name: must be a full child name (child.label.namespace; A-Z is lower-cased)",
+        },
       ],
       [
         "/records/prepare",

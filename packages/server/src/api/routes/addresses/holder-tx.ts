@@ -9,7 +9,6 @@ import {
   isAccountId,
   isStellarAddress,
   isSymbol,
-  parseName,
   ResolverFns,
 } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -22,6 +21,7 @@ import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules, SUBMIT_ERRORS } from "../../route-rules.ts";
 import { replySubmitOutcome, SUBMIT_RESPONSES } from "../../submit-reply.ts";
+import { parseFoldedName } from "../path-params.ts";
 import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 import { trackedRoleOf } from "./queries.ts";
 import { prepareRecordAction, type RecordAction } from "./record-prepare.ts";
@@ -271,10 +271,10 @@ export const holderTxRoutes: FastifyPluginAsyncZod<
 
 /** A name whose records can change: `label.namespace` or `child.label.namespace`; 400 invalid_name otherwise. */
 function nameToChange(name: string) {
-  const parsed = parseName(name);
+  const parsed = parseFoldedName(name);
   if (parsed === null || parsed.kind === "namespace") {
     throw new ApiError("invalid_name", {
-      detail: "name: must be label.namespace or child.label.namespace",
+      detail: "name: must be label.namespace or child.label.namespace (A-Z is lower-cased)",
     });
   }
   return parsed;

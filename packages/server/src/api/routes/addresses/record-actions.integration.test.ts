@@ -273,7 +273,10 @@ describe("record actions: prepare, sign, submit", () => {
       [
         { name: "acme", text: { key: "bio", value: "x" } },
         400,
-        { error: "invalid_name", detail: "name: must be label.namespace or child.label.namespace" },
+        {
+          error: "invalid_name",
+          detail: "name: must be label.namespace or child.label.namespace (A-Z is lower-cased)",
+        },
       ],
       [
         { name: "nobody.acme", text: { key: "bio", value: "x" } },

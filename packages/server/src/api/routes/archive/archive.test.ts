@@ -170,7 +170,7 @@ describe("GET /v1/events", () => {
     expect(await inject("/v1/events?namespace=-acme")).toEqual(invalid(`namespace: ${LABEL_RULE}`));
     expect(await inject("/v1/events?subject=alice..acme")).toEqual(
       invalid(
-        "subject: must be a 64-hex node, a lower-case name (namespace, label.namespace or child.label.namespace), " +
+        "subject: must be a 64-hex node, a name (namespace, label.namespace or child.label.namespace; A-Z is lower-cased), " +
           "a G… or C… address, or a claim id",
       ),
     );
@@ -180,6 +180,13 @@ describe("GET /v1/events", () => {
     const lower = await inject("/v1/events?namespace=acme");
     expect(lower.statusCode).toBe(200);
     expect(await inject("/v1/events?namespace=ACME")).toEqual(lower);
+  });
+
+  it("lower-cases a name given as subject: subject=Alice.acme answers as subject=alice.acme", async () => {
+    const lower = await inject("/v1/events?subject=alice.acme");
+    expect(lower.statusCode).toBe(200);
+    expect(await inject("/v1/events?subject=Alice.acme")).toEqual(lower);
+    expect(await inject("/v1/events?subject=ALICE.ACME")).toEqual(lower);
   });
 
   it("rejects repeated and unknown parameters rather than guessing", async () => {

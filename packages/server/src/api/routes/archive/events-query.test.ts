@@ -13,6 +13,15 @@ describe("canonicalSubject", () => {
     expect(canonicalSubject("pay.alice.acme")).toBe(subnameNode("pay", "alice", "acme"));
   });
 
+  it("lower-cases A-Z in names first, the one case rule of every name", () => {
+    expect(canonicalSubject("Alice.acme")).toBe(nameNode("alice", "acme"));
+    expect(canonicalSubject("ACME")).toBe(namespaceNode("acme"));
+    expect(canonicalSubject("G123")).toBe(namespaceNode("g123"));
+    expect(canonicalSubject("Pay.ALICE.Acme")).toBe(subnameNode("pay", "alice", "acme"));
+    // No Unicode folding: a dotted capital I stays invalid.
+    expect(canonicalSubject("\u0130nfo.acme")).toBeNull();
+  });
+
   it("keeps nodes and fee keys in lower-case hex, addresses and claim ids as stored", () => {
     const node = nameNode("alice", "acme");
     expect(canonicalSubject(node)).toBe(node);
@@ -28,13 +37,13 @@ describe("canonicalSubject", () => {
   it("rejects what no stored subject can be", () => {
     for (const bad of [
       "",
-      "Alice.acme",
       "a.b.c.d",
       "alice..acme",
       "-x.acme",
       "18446744073709551616",
       "123456789012345678901",
-      "G123",
+      // An address with a wrong checksum is refused, not lower-cased into a namespace.
+      `${demoKeypair("alice").publicKey().slice(0, -1)}${demoKeypair("alice").publicKey().endsWith("A") ? "B" : "A"}`,
       "abc".repeat(22),
     ]) {
       expect(canonicalSubject(bad), bad).toBeNull();

@@ -2,10 +2,10 @@
 // Filters are canonicalised before they are fingerprinted, so `subject=alice.acme` and the same node in hex are one
 // filter set, and a cursor issued for one is valid with the other.
 import { createHash } from "node:crypto";
-import { isContractId, isStellarAddress, nodeOf, parseName } from "@namereg/protocol";
+import { isContractId, isStellarAddress, nodeOf } from "@namereg/protocol";
 import { z } from "zod";
 import { intParam, once } from "../../query-params.ts";
-import { LabelSegment } from "../path-params.ts";
+import { LabelSegment, parseFoldedName } from "../path-params.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 1000;
@@ -15,6 +15,8 @@ const HEX_NODE = /^[0-9a-fA-F]{64}$/;
 /** A transaction hash: 64 hex digits, any case (stored lower-case, as the RPC reports it). */
 const HEX_TX = HEX_NODE;
 const DIGITS = /^[0-9]+$/;
+/** What a G… or C… address looks like: 56 characters of the base32 alphabet. */
+const ADDRESS_SHAPE = /^[GC][A-Z2-7]{55}$/;
 
 /**
  * The stored subject (protocol's subjectOfEvent) matching `input`: a node or fee key in hex, a G/C address, a
@@ -29,12 +31,15 @@ export function canonicalSubject(input: string): string | null {
     return id <= U64_MAX ? id.toString() : null;
   }
   if (isStellarAddress(input)) return input;
-  const parsed = parseName(input);
+  // Shaped like an address but not one (a checksum typo): refused, not read as a namespace once lower-cased.
+  if (ADDRESS_SHAPE.test(input)) return null;
+  // The one case rule of names (docs/api.md "Name segments"): A-Z lower-cased, so `Alice.acme` is `alice.acme`.
+  const parsed = parseFoldedName(input);
   return parsed === null ? null : nodeOf(parsed);
 }
 
 const SUBJECT_FORMS =
-  "must be a 64-hex node, a lower-case name (namespace, label.namespace or child.label.namespace), " +
+  "must be a 64-hex node, a name (namespace, label.namespace or child.label.namespace; A-Z is lower-cased), " +
   "a G… or C… address, or a claim id";
 
 export const EventsQuery = z.strictObject({

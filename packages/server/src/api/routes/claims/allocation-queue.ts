@@ -3,9 +3,9 @@
 // objection) and awarded. Withdrawn, rejected and expired claims are hidden, and so are claims whose fee
 // receipt is `Stuck` (the operator took them out of the queue; the contract keeps their state). The countdown
 // (`deadline`, `remainingSeconds`, `elapsed`) is computed when the answer is made, by the API's clock.
-import { stroopsToXlm } from "@namereg/protocol";
-import { and, desc, eq, inArray } from "drizzle-orm";
-import { claimObjections, claims, primaryNames } from "../../../db/tables.ts";
+import { nameNode, parseName, stroopsToXlm } from "@namereg/protocol";
+import { and, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { claimObjections, claims, names, primaryNames } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 
 /** docs/api.md "GET /v1/allocations": the queue is drawn from the most recent 200 claims. */
@@ -63,7 +63,7 @@ export async function readAllocationQueue(db: Db, nowSeconds: number): Promise<A
     list.push({ objector: o.objector, basis: o.basis, bondXlm: stroopsToXlm(o.bond) });
     objectionsOf.set(o.claimId, list);
   }
-  const nameOf = new Map(primaries.map((p) => [p.address, p.name]));
+  const nameOf = await heldPrimaries(db, primaries, nowSeconds);
 
   const queue: AllocationQueue = { pending: [], objected: [], awarded: [] };
   for (const c of shown) {
@@ -73,7 +73,8 @@ export async function readAllocationQueue(db: Db, nowSeconds: number): Promise<A
     const entry: QueueEntry = {
       id: c.id.toString(),
       namespace: c.label,
-      // Chosen: the claimant's primary name when it has one, else its account (the specification says only "name").
+      // Chosen: the claimant's primary name when it has one (set, and still held: active and unexpired), else its
+      // account (the specification types it "(name)").
       claimant: nameOf.get(c.claimant) ?? c.claimant,
       claimantAccount: c.claimant,
       state,
@@ -90,4 +91,32 @@ export async function readAllocationQueue(db: Db, nowSeconds: number): Promise<A
     (state === "awarded" ? queue.awarded : state === "objected" ? queue.objected : queue.pending).push(entry);
   }
   return queue;
+}
+
+/** address → its primary name, for the primaries whose names the address still holds, active and unexpired. */
+async function heldPrimaries(
+  db: Db,
+  primaries: readonly { address: string; name: string }[],
+  nowSeconds: number,
+): Promise<Map<string, string>> {
+  const wanted = primaries.flatMap(({ address, name }) => {
+    const parsed = parseName(name);
+    return parsed?.kind === "name" ? [{ address, name, node: nameNode(parsed.label, parsed.namespace) }] : [];
+  });
+  if (wanted.length === 0) return new Map();
+  const held = await db
+    .select({ node: names.node, holder: names.holder })
+    .from(names)
+    .where(
+      and(
+        inArray(
+          names.node,
+          wanted.map((w) => w.node),
+        ),
+        eq(names.active, true),
+        or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
+      ),
+    );
+  const holderOf = new Map(held.map((row) => [row.node, row.holder]));
+  return new Map(wanted.filter((w) => holderOf.get(w.node) === w.address).map((w) => [w.address, w.name]));
 }

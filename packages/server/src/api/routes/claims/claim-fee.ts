@@ -11,12 +11,14 @@ import { NO_STORE } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
-import { labelSegment, SEGMENT_RULE } from "../path-params.ts";
+import { ADDRESS_RULE, labelSegment, SEGMENT_RULE } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
 import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
 
 const LabelParams = z.object({ label: z.string().max(64).describe(SEGMENT_RULE) });
-const AddressParams = z.object({ address: z.string().max(64) });
+// No length of its own: any malformed address, however long, is 400 bad_address (requirePayee); the router's
+// limit on a path segment (100 characters) bounds it.
+const AddressParams = z.object({ address: z.string() });
 const CreditPrepareBody = z.strictObject({ source: z.string().max(64) });
 
 const LabelResponse = z.object({ label: z.string(), policy: QuoteSchema, receipt: ReceiptSchema.nullable() });
@@ -45,9 +47,7 @@ function requireLabel(label: string): string {
 }
 
 function requirePayee(address: string): string {
-  if (!isStellarAddress(address)) {
-    throw new ApiError("bad_address", { detail: "address: a Stellar account (G…) or contract (C…) address" });
-  }
+  if (!isStellarAddress(address)) throw new ApiError("bad_address", { detail: ADDRESS_RULE });
   return address;
 }
 

@@ -24,5 +24,4 @@ export const NamespaceParam = LabelSegment;
 
 export const Timestamp = z.iso.datetime();
 
-/** ASCII only, so no Unicode folding can turn another character into a label character. */
-export const asciiLower = (value: string): string => value.replace(/[A-Z]/g, (c) => c.toLowerCase());
+export { asciiLower } from "../path-params.ts";

@@ -5,7 +5,9 @@ import { isStellarAddress, namespaceNode } from "@namereg/protocol";
 import { z } from "zod";
 import { ApiError } from "../../errors.ts";
 import { intParam, once } from "../../query-params.ts";
-import { labelSegment } from "../path-params.ts";
+import { ADDRESS_RULE, labelSegment } from "../path-params.ts";
+
+export { ADDRESS_RULE };
 
 export interface NameRef {
   readonly namespace: string;
@@ -52,11 +54,7 @@ export function nodeOf({ namespace, label }: { namespace: string; label: string 
 
 /** A G… account or C… contract: both can hold names (docs/contracts.md "Types and encoding": `Address`). */
 export function holderAddress(raw: string): string {
-  if (!isStellarAddress(raw)) {
-    throw new ApiError("bad_address", {
-      detail: "address: must be a Stellar account (G…) or contract (C…) address",
-    });
-  }
+  if (!isStellarAddress(raw)) throw new ApiError("bad_address", { detail: ADDRESS_RULE });
   return raw;
 }
 

@@ -1,6 +1,6 @@
 // The mirror reads of the resolution routes (resolution.ts), one per question a handler asks; the handlers keep
 // the answers' rules (what is not found, what is expired). Every read goes to the replica the caller passes.
-import { and, desc, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import {
   nameHistory,
   nameStats,
@@ -9,6 +9,7 @@ import {
   namespaces,
   primaryNames,
   resolverRecords,
+  subnames,
 } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 
@@ -115,4 +116,66 @@ export async function holdsNow(
     .from(names)
     .where(and(eq(names.node, node), heldBy(address, nowSeconds)));
   return held !== undefined;
+}
+
+/** What a subname's resolve answer is made of (resolve-names.ts), for the subnames `nodes`. */
+export function subnameRows(mirror: Db, nodes: readonly string[]) {
+  return mirror
+    .select({
+      node: subnames.node,
+      exists: subnames.exists,
+      address: subnames.address,
+      ledger: subnames.ledger,
+      parentActive: names.active,
+      parentExpiresAt: names.expiresAt,
+      parentIssuedLedger: names.issuedLedger,
+      policy: namespaces.subnamePolicy,
+    })
+    .from(subnames)
+    .innerJoin(names, eq(names.node, subnames.parentNode))
+    .innerJoin(namespaces, eq(namespaces.label, subnames.namespace))
+    .where(inArray(subnames.node, [...nodes]));
+}
+
+export type SubnameRow = Awaited<ReturnType<typeof subnameRows>>[number];
+
+/** The primary names the `addresses` set (they may no longer hold them). */
+export function primaryNamesOf(mirror: Db, addresses: readonly string[]) {
+  return mirror
+    .select({ address: primaryNames.address, name: primaryNames.name })
+    .from(primaryNames)
+    .where(inArray(primaryNames.address, [...addresses]));
+}
+
+/** Of the names `nodes`, those active and unexpired now, with their holders. */
+export function heldNames(mirror: Db, nodes: readonly string[], nowSeconds: number) {
+  return mirror
+    .select({ node: names.node, holder: names.holder })
+    .from(names)
+    .where(
+      and(
+        inArray(names.node, [...nodes]),
+        eq(names.active, true),
+        or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
+      ),
+    );
+}
+
+/** Each of `holders`' newest active, unexpired name (the order of namesHeldBy), one row per holder holding any. */
+export function newestNamesOf(mirror: Db, holders: readonly string[], nowSeconds: number) {
+  return mirror
+    .selectDistinctOn([names.holder], {
+      holder: names.holder,
+      namespace: names.namespace,
+      label: names.label,
+    })
+    .from(names)
+    .where(
+      and(
+        inArray(names.holder, [...holders]),
+        eq(names.active, true),
+        or(isNull(names.expiresAt), gt(names.expiresAt, BigInt(nowSeconds))),
+      ),
+    )
+    .orderBy(names.holder, desc(names.issuedLedger), desc(names.node));
 }

@@ -1,32 +1,25 @@
 // Resolution routes (docs/api.md "Resolution, records, reverse, names by holder, history"): resolve (the hot path, answered from an in-memory cache of the
 // mirror), the full name record, live resolver records, reverse hint, names by holder and name history.
-import { nameNode, parseName } from "@namereg/protocol";
+import { isStellarAddress } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
-import type { CachedResolution } from "../../resolve-cache.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
+import { batchCharge } from "./batch-cost.ts";
 import {
+  ADDRESS_RULE,
   encodeHistoryCursor,
   HistoryQuery,
   historyCursor,
   holderAddress,
-  nameOf,
   nameRef,
-  nodeOf,
 } from "./params.ts";
-import {
-  historyEvents,
-  holdsNow,
-  nameRecordParts,
-  nameRow,
-  namesHeldBy,
-  primaryNameOf,
-  recordsParts,
-} from "./queries.ts";
+import { historyEvents, nameRecordParts, nameRow, namesHeldBy, recordsParts } from "./queries.ts";
 import { readRecords } from "./records.ts";
 import { resolveFill } from "./resolve-fill.ts";
+import { resolveNames } from "./resolve-names.ts";
+import { reverseNames } from "./reverse-names.ts";
 import {
   AddressParams,
   ByHolderResponse,
@@ -36,7 +29,12 @@ import {
   NameRecordResponse,
   ownershipOf,
   RecordsResponse,
+  ResolveBatchBody,
+  ResolveBatchResponse,
+  ResolveParams,
   ResolveResponse,
+  ReverseBatchBody,
+  ReverseBatchResponse,
   ReverseResponse,
 } from "./schemas.ts";
 
@@ -50,37 +48,66 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
 
   const { fill, refresh } = resolveFill(db.db, cache);
   cache.refreshWith(refresh);
+  const names = resolveNames({ cache, fill, clock, counter, mirror });
+  const charge = batchCharge(app);
 
   app.get(
     "/v1/resolve/:namespace/:label",
     {
       schema: {
         summary: "Resolve a name to the account to pay",
-        params: NameParams,
+        params: ResolveParams,
         response: { 200: ResolveResponse },
       },
       config: routeRules("global", ["invalid_name", "name_not_found", "name_expired"]),
     },
     async (request, reply) => {
-      const named = nameOf(request.params);
-      const hit = cache.hit(named.name);
-      let node: string;
-      let entry: CachedResolution;
-      if (hit === undefined) {
-        cache.stats.misses++;
-        node = nodeOf(named);
-        entry = await fill({ ...named, node });
-      } else {
-        cache.stats.hits++;
-        ({ node, value: entry } = hit);
-      }
-      if (entry.kind === "missing") throw new ApiError("name_not_found", { name: named.name });
-      // Checked on every hit: a cached answer must never outlive the name's expiry.
-      if (clock.isExpired(entry.expiresAt)) throw new ApiError("name_expired", { name: named.name });
-      counter.increment(node);
       // The body was validated and serialised when cached. Fastify sends a string with a JSON content type as it
       // is, skipping the schema serializer; the type provider only knows the object form, hence the cast.
-      return reply.type("application/json; charset=utf-8").send(entry.body as never);
+      const body = await names.one(request.params);
+      return reply.type("application/json; charset=utf-8").send(body as never);
+    },
+  );
+
+  app.post(
+    "/v1/resolve",
+    {
+      schema: {
+        summary: "Resolve up to 100 names or subnames in one request",
+        body: ResolveBatchBody,
+        response: { 200: ResolveBatchResponse },
+      },
+      config: routeRules("global", ["invalid_request"]),
+    },
+    async (request, reply) => {
+      await charge(request, reply, request.body.names.length);
+      const body = await names.many(request.body.names);
+      return reply.type("application/json; charset=utf-8").send(body as never);
+    },
+  );
+
+  app.post(
+    "/v1/reverse",
+    {
+      schema: {
+        summary: "The reverse hint of up to 100 addresses in one request",
+        body: ReverseBatchBody,
+        response: { 200: ReverseBatchResponse },
+      },
+      config: routeRules("global", ["invalid_request"]),
+    },
+    async (request, reply) => {
+      const { addresses } = request.body;
+      await charge(request, reply, addresses.length);
+      const valid = addresses.filter(isStellarAddress);
+      const found = valid.length === 0 ? new Map() : await reverseNames(mirror, valid, clock.nowSeconds());
+      return {
+        results: addresses.map((address) =>
+          isStellarAddress(address)
+            ? { address, name: found.get(address) ?? null }
+            : { address, error: "bad_address" as const, detail: ADDRESS_RULE },
+        ),
+      };
     },
   );
 
@@ -244,17 +271,9 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
     },
     async (request) => {
       const address = holderAddress(request.params.address);
-      const now = clock.nowSeconds();
-      // The primary name first, if the address still holds it and it still resolves.
-      const primary = await primaryNameOf(mirror, address);
-      const parsed = primary === undefined ? null : parseName(primary);
-      if (parsed?.kind === "name") {
-        if (await holdsNow(mirror, address, nameNode(parsed.label, parsed.namespace), now))
-          return { name: `${parsed.label}.${parsed.namespace}` };
-      }
-      const [newest] = await namesHeldBy(mirror, address, now, 1);
-      if (newest === undefined) throw new ApiError("no_name", { address });
-      return { name: `${newest.label}.${newest.namespace}` };
+      const name = (await reverseNames(mirror, [address], clock.nowSeconds())).get(address) ?? null;
+      if (name === null) throw new ApiError("no_name", { address });
+      return { name };
     },
   );
 };

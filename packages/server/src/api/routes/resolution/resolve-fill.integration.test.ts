@@ -3,40 +3,12 @@
 // each, and a change notified while a batch is read keeps that batch out of the cache.
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { withTestDatabases } from "../../../../test/fixtures/database.ts";
+import { countStatements } from "../../../../test/fixtures/statements.ts";
 import { ResolveCache } from "../../resolve-cache.ts";
 import { resolveFill } from "./resolve-fill.ts";
 
 const HOLDER = "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7";
 const node = (i: number) => i.toString(16).padStart(64, "0");
-
-/**
- * Counts the statements the Drizzle handle sends whose text contains `marker` (calling `onSend` as each is sent),
- * by wrapping its client's query.
- */
-function countStatements(
-  db: unknown,
-  marker: string,
-  onSend: () => void = () => {},
-): { count: () => number; restore: () => void } {
-  const client = (db as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = client.query;
-  let count = 0;
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === "string" ? first : (first as { text?: string }).text;
-    if (text?.includes(marker) === true) {
-      count++;
-      onSend();
-    }
-    return original.apply(this, args);
-  };
-  return {
-    count: () => count,
-    restore: () => {
-      client.query = original;
-    },
-  };
-}
 
 withTestDatabases((t) => {
   beforeAll(async () => {

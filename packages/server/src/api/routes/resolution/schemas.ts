@@ -83,6 +83,14 @@ export const HistoryResponse = z.object({
 });
 
 export const AddressParams = z.object({ address: z.string() });
+export const ResolveParams = z.object({
+  namespace: z.string().describe(SEGMENT_RULE),
+  label: z
+    .string()
+    .describe(
+      "`label`, or `child.label` for a subname. Case-insensitive: ASCII A-Z is lower-cased, then each part must be a label; anything else is 400 `invalid_name`.",
+    ),
+});
 export const NameParams = z.object({
   namespace: z.string().describe(SEGMENT_RULE),
   label: z.string().describe(SEGMENT_RULE),
@@ -94,3 +102,51 @@ export function ownershipOf(expiresAt: bigint | null, namespaceLocked: boolean):
   if (expiresAt !== null) return "expiring";
   return namespaceLocked ? "permanent" : "revocable";
 }
+
+/** Most names or addresses in one batch read. */
+export const MAX_BATCH = 100;
+
+export const ResolveBatchBody = z.strictObject({
+  names: z
+    .array(z.string())
+    .min(1, `must list 1 to ${MAX_BATCH} names`)
+    .max(MAX_BATCH, `must list 1 to ${MAX_BATCH} names`)
+    .describe(
+      "`label.namespace` or `child.label.namespace`, each as the single route takes it (A-Z is lower-cased).",
+    ),
+});
+
+/** A batch item that did not resolve: the code (and detail) the single route answers for it. */
+export const ResolveItemError = z.object({
+  name: z.string().describe("The name lower-cased; as sent when it is not a name."),
+  error: z.enum(["invalid_name", "name_not_found", "name_expired"]),
+  detail: z.string().optional(),
+});
+
+export const ResolveBatchResponse = z.object({
+  results: z
+    .array(z.union([ResolveResponse, ResolveItemError]))
+    .describe("One item per name asked, in the request's order."),
+});
+
+export const ReverseBatchBody = z.strictObject({
+  addresses: z
+    .array(z.string())
+    .min(1, `must list 1 to ${MAX_BATCH} addresses`)
+    .max(MAX_BATCH, `must list 1 to ${MAX_BATCH} addresses`)
+    .describe("Stellar accounts (G…) or contracts (C…)."),
+});
+
+export const ReverseBatchResponse = z.object({
+  results: z
+    .array(
+      z.union([
+        z.object({
+          address: z.string(),
+          name: z.string().nullable().describe("The single route's name; null where it answers 404 no_name."),
+        }),
+        z.object({ address: z.string(), error: z.literal("bad_address"), detail: z.string() }),
+      ]),
+    )
+    .describe("One item per address asked, in the request's order."),
+});

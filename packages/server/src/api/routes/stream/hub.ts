@@ -269,11 +269,17 @@ export class ChangeHub {
   }
 }
 
-/** The first lines of every stream: the reconnect delay, and the position a reconnect resumes from. */
+/**
+ * The first lines of every stream: the reconnect delay, and the position a reconnect resumes from as an event
+ * `ready` carrying it. With data, not as an id-only frame: SSE clients built on eventsource-parser (the npm
+ * `eventsource` 4.x among them) drop a frame without data, id included, and then reconnect without
+ * Last-Event-ID, missing whatever changed while they were away.
+ */
 export function openingFrame(start: StreamStart): string {
   const head = "retry: 2000\n";
   if (start.kind === "reset") return head + resetFrame(start.reason, start.requested, start.position);
-  return `${head}id: ${start.position}\n\n`;
+  const data = JSON.stringify({ position: String(start.position) });
+  return `${head}event: ready\nid: ${start.position}\ndata: ${data}\n\n`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { CHANGE_TYPES, type ChangeType, isChangeType } from "../../../changes/catalogue.ts";
 import type { ChangeFilter } from "../../../db/outbox.ts";
 import { ApiError } from "../../errors.ts";
+import { once } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
 import { LabelSegment, NAME_SEGMENT_ROUTE } from "../path-params.ts";
@@ -46,12 +47,12 @@ const Types = z
   })
   .describe(`Only these change types, comma-separated: ${CHANGE_TYPES.join(", ")}.`);
 
+// Each parameter once (query-params.ts): a repeated one is `<name>: must be given once`, as on /v1/events.
 const StreamQuery = z.strictObject({
-  namespace: LabelSegment.optional().describe("Only changes of this namespace."),
-  name: FullName.optional(),
-  types: Types.optional(),
-  lastEventId: z
-    .string()
+  namespace: once().pipe(LabelSegment).optional().describe("Only changes of this namespace."),
+  name: once().pipe(FullName).optional(),
+  types: once().pipe(Types).optional(),
+  lastEventId: once()
     .regex(POSITION, POSITION_RULE)
     .optional()
     .describe("Resume after this event id, as `Last-Event-ID` does; the header wins when both are sent."),

@@ -1,13 +1,7 @@
 // Subnames (docs/api.md "Subnames, network addresses and holder transactions"): the namespace policy, one child and the child list, read live from
 // the registrar with Cache-Control: no-store, and POST /subnames/prepare, which builds an unsigned create or remove
 // transaction with the parent holder as source. Submission is POST /records/submit (holder-tx.ts).
-import {
-  isAccountId,
-  isStellarAddress,
-  parseName,
-  RegistrarFns,
-  subnamePolicyToHttp,
-} from "@namereg/protocol";
+import { isAccountId, isStellarAddress, RegistrarFns, subnamePolicyToHttp } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
@@ -24,7 +18,7 @@ import { ApiError } from "../../errors.ts";
 import { intParam } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
-import { NAME_SEGMENT_ROUTE } from "../path-params.ts";
+import { NAME_SEGMENT_ROUTE, parseFoldedName } from "../path-params.ts";
 import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
 import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
 
@@ -217,10 +211,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
     },
     async (request) => {
       const body = request.body;
-      const parsed = parseName(body.name);
+      const parsed = parseFoldedName(body.name);
       if (parsed?.kind !== "subname") {
         throw new ApiError("invalid_name", {
-          detail: "name: must be a full child name (child.label.namespace)",
+          detail: "name: must be a full child name (child.label.namespace; A-Z is lower-cased)",
         });
       }
       const address = destinationOf(body.action, body.address);

@@ -334,6 +334,21 @@ for (const kind of TEST_DATABASE_KINDS) {
         `msg_log_${kind}_1`,
       ]);
       expect(first.body.next).toBe(positions[1]);
+      // Bad page parameters in the house wording of every query (query-params.ts).
+      for (const [query, detail] of [
+        ["before=junk", "before: must be a positive integer"],
+        ["before=0", "before: must be a positive integer"],
+        ["before=1&before=2", "before: must be given once"],
+        ["limit=1e1", "limit: must be an integer from 1 to 100"],
+        ["limit=2&limit=3", "limit: must be given once"],
+      ]) {
+        const refused = await call("GET", `${path}?${query}`, acme, "acme");
+        expect({ query, status: refused.statusCode, body: refused.body }).toEqual({
+          query,
+          status: 400,
+          body: { error: "invalid_request", detail },
+        });
+      }
       const second = await call("GET", `${path}?limit=2&before=${first.body.next}`, acme, "acme");
       expect(second.body.deliveries).toEqual([
         {

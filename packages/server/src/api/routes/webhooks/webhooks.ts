@@ -11,6 +11,7 @@ import { checkWebhookUrl, type Resolver } from "../../../webhooks/target-policy.
 import { noStore } from "../../cache.ts";
 import { type ConsoleContext, sessionOf } from "../../common/console-context.ts";
 import { ApiError } from "../../errors.ts";
+import { intParam, positiveIntParam } from "../../query-params.ts";
 import { BODY_ERRORS, CONSOLE_ERRORS, routeRules } from "../../route-rules.ts";
 import {
   type AttemptRow,
@@ -85,9 +86,10 @@ const Delivery = z.object({
   attempts: z.array(Attempt),
 });
 
+// The house rules of query parameters (query-params.ts): each once, integers as plain digits.
 const DeliveriesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  before: z.coerce.number().int().min(1).optional(),
+  limit: intParam(1, 100, 20),
+  before: positiveIntParam(),
 });
 
 const iso = (at: Date | null) => at?.toISOString() ?? null;
