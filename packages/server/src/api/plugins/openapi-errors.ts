@@ -111,7 +111,8 @@ export function frameworkResponses(): Record<string, object> {
       },
     },
     MethodNotAllowed: {
-      description: "`method_not_allowed`: the path exists, but not for this method; `Allow` lists those it takes.",
+      description:
+        "`method_not_allowed`: the path exists, but not for this method; `Allow` lists those it takes.",
       headers: { Allow: { description: "The methods the path takes", schema: { type: "string" } } },
       content: {
         "application/json": {

@@ -11,7 +11,8 @@ export function responseHeaders(): Record<string, object> {
   const integer = { type: "integer", minimum: 0 };
   return {
     CacheControl: {
-      description: "`no-store` on every answer, errors included: the chain moves every ledger (docs/api.md, Caching).",
+      description:
+        "`no-store` on every answer, errors included: the chain moves every ledger (docs/api.md, Caching).",
       schema: { type: "string", enum: ["no-store"] },
     },
     RateLimitLimit: {
@@ -62,7 +63,10 @@ interface ResponseObject {
 export function addResponseHeaders(paths: Record<string, Record<string, { responses?: object }>>): void {
   for (const [path, operations] of Object.entries(paths)) {
     for (const operation of Object.values(operations)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, ResponseObject][]) {
+      for (const [status, response] of Object.entries(operation.responses ?? {}) as [
+        string,
+        ResponseObject,
+      ][]) {
         response.headers = { ...headersOf(path, status), ...response.headers };
       }
     }

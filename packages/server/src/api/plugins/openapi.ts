@@ -5,8 +5,8 @@
 import swagger from "@fastify/swagger";
 import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
-import type { OpenAPIV3_1 } from "openapi-types";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { changeWebhooks } from "../change-webhooks.ts";
 import { ERROR_CODES, errorResponses, frameworkResponses } from "./openapi-errors.ts";
 import { addExamples } from "./openapi-examples.ts";
@@ -59,7 +59,6 @@ function tagOf(url: string): string {
   };
   return tags[area] ?? (area === "console" ? "console" : area);
 }
-
 
 /**
  * A documented route as Fastify saw it. `summary` is the operation's one-line title in the document and in /docs,
