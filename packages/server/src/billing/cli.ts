@@ -12,7 +12,7 @@ import {
   setSuspended,
 } from "./operator.ts";
 import { QUARANTINE_REASONS, type QuarantineReason } from "./terms.ts";
-import { runBillingWatcherProcess } from "./watcher-process.ts";
+import { BILLING_WATCHER_VARIABLES, runBillingWatcherProcess } from "./watcher-process.ts";
 
 export const BILLING_USAGE = `usage: namereg billing <command>
 
@@ -23,7 +23,8 @@ export const BILLING_USAGE = `usage: namereg billing <command>
   resolve <payment> --reason "…"                     settle a quarantined payment by hand (e.g. refunded)
   suspend <namespace> --reason "…"                   hide a namespace from the directory, paid or not
   resume <namespace> --reason "…"                    lift a suspension
-  watch                                              run the billing watcher only`;
+  watch                                              run the billing watcher only; needs
+                                                     ${BILLING_WATCHER_VARIABLES.join(", ")}`;
 
 const WANTS: Record<string, string> = { "--periods": "a whole number", "--reason": "a text" };
 

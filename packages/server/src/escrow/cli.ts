@@ -8,7 +8,7 @@ import { openRuntime } from "../runtime/commands/runtime.ts";
 import { untilSignal } from "../runtime/commands/until-signal.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
-import { runEscrowWatcherProcess } from "./watcher-process.ts";
+import { ESCROW_WATCHER_VARIABLES, runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
 
@@ -23,7 +23,8 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            --all instead of --amount takes everything available. The id names
                                            the withdrawal: the same id again never pays twice
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
-  watch                                    run the escrow watcher only`;
+  watch                                    run the escrow watcher only; needs
+                                           ${ESCROW_WATCHER_VARIABLES.join(", ")}`;
 
 const WANTS: Record<string, string> = {
   "--to": "a G… account",

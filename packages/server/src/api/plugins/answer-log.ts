@@ -77,3 +77,13 @@ export function installAnswerLog(app: FastifyInstance, sink: AnswerSink): { seal
     },
   };
 }
+
+/**
+ * `env` for a process a test starts (test/fixtures/child-processes.ts): a `namereg` process records its answers
+ * where the test's own go, whatever environment the test gives it, so they are checked with the file's.
+ */
+export function inheritAnswerLog(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv | undefined {
+  const dir = process.env[ANSWER_LOG_VARIABLE];
+  if (env === undefined || dir === undefined || ANSWER_LOG_VARIABLE in env) return env;
+  return { ...env, [ANSWER_LOG_VARIABLE]: dir };
+}
