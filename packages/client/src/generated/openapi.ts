@@ -21,12 +21,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Liveness: the process answers */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true,
+                         *       "service": "namereg"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -37,6 +50,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -52,6 +73,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -67,6 +95,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -106,12 +142,35 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Service status: each component's state and the observed ledger */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 205,
+                         *       "components": [
+                         *         {
+                         *           "name": "Database",
+                         *           "state": "operational"
+                         *         },
+                         *         {
+                         *           "name": "the service RPC",
+                         *           "state": "operational",
+                         *           "ledger": 205
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             ledger: number | null;
                             components: ({
@@ -171,6 +230,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -186,6 +252,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -201,6 +275,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -216,6 +297,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -255,12 +344,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The chain's latest ledger as the service observes it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 205,
+                         *       "closedAt": "2026-12-01T16:00:03.000Z",
+                         *       "observedAt": "2026-12-01T16:00:04.305Z",
+                         *       "source": "rpc"
+                         *     }
+                         */
                         "application/json": {
                             ledger: number;
                             closedAt: string | null;
@@ -274,6 +378,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -289,6 +400,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -304,6 +423,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -319,6 +445,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -358,12 +492,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Counts of namespaces, names and subnames, with the observed ledger */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": 4,
+                         *       "names": 4,
+                         *       "subnames": 1,
+                         *       "ledger": 205
+                         *     }
+                         */
                         "application/json": {
                             namespaces: number;
                             names: number;
@@ -375,6 +524,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -390,6 +546,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -405,6 +569,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -420,6 +591,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -459,12 +638,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The network and the public RPC wallets check transactions against */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "network": "Standalone Network ; February 2017",
+                         *       "publicRpcUrl": "http://127.0.0.1:9251"
+                         *     }
+                         */
                         "application/json": {
                             /** @description The network passphrase; null when none is configured. */
                             network: string | null;
@@ -476,6 +668,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -491,6 +690,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -506,6 +713,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -521,6 +735,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -560,12 +782,30 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description How much of the chain the mirror has read, and any gaps */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "source": "indexed",
+                         *       "complete": true,
+                         *       "processedLedger": 206,
+                         *       "headLedger": 206,
+                         *       "processedAt": "2026-12-01T16:00:04.539Z",
+                         *       "headObservedAt": "2026-12-01T16:00:04.483Z",
+                         *       "gaps": []
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             source: "indexed";
@@ -586,6 +826,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -601,6 +848,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -616,6 +871,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -631,6 +893,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -677,12 +947,71 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The archive of indexed contract events, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "events": [
+                         *         {
+                         *           "id": "0000000038654709760-0000000000",
+                         *           "contractId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *           "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *           "ledger": 9,
+                         *           "at": "2026-11-28T15:56:41.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.272Z",
+                         *           "type": "name_v1",
+                         *           "topics": [
+                         *             "AAAADwAAAAduYW1lX3YxAA==",
+                         *             "AAAADQAAACDJWXaFLJJJ25IoTxpQby3zdvPmQMlbEaQV1VL/06JnUg=="
+                         *           ],
+                         *           "data": "AAAAEQAAAAEAAAAFAAAADwAAAAZhY3Rpb24AAAAAAA8AAAAFaXNzdWUAAAAAAAAPAAAAB2FkZHJlc3MAAAAAEgAAAAAAAAAAPdu3WcGRUzlfpV2tv6Ds4CrVAaRbxyI7W+ogozy8yKIAAAAPAAAACmV4cGlyZXNfYXQAAAAAAAUAAAAAAAAAAAAAAA8AAAAGaG9sZGVyAAAAAAASAAAAAAAAAAA927dZwZFTOV+lXa2/oOzgKtUBpFvHIjtb6iCjPLzIogAAAA8AAAAFbGFiZWwAAAAAAAANAAAABWFsaWNlAAAA",
+                         *           "inSuccessfulContractCall": true,
+                         *           "transactionIndex": 1,
+                         *           "operationIndex": 0
+                         *         },
+                         *         {
+                         *           "id": "0000000060129546240-0000000000",
+                         *           "contractId": "CDNJ37W5DX2TO6OHMCG5B7MIRML6PVU7QCFVTYEMFIYMDHKOAFZ3ZZAN",
+                         *           "txHash": "a84cf864e00a211e0dc6087e9fe0b5111a52154785e8db407d4b91448939aefc",
+                         *           "ledger": 14,
+                         *           "at": "2026-11-28T15:57:06.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.745Z",
+                         *           "type": "pay_v1",
+                         *           "topics": [
+                         *             "AAAADwAAAAZwYXlfdjEAAA==",
+                         *             "AAAADQAAACDJWXaFLJJJ25IoTxpQby3zdvPmQMlbEaQV1VL/06JnUg=="
+                         *           ],
+                         *           "data": "AAAAEQAAAAEAAAACAAAADwAAAAdhZGRyZXNzAAAAABIAAAAAAAAAAD3bt1nBkVM5X6Vdrb+g7OAq1QGkW8ciO1vqIKM8vMiiAAAADwAAAARtZW1vAAAADgAAAAphY21lLWFsaWNlAAA=",
+                         *           "inSuccessfulContractCall": true,
+                         *           "transactionIndex": 1,
+                         *           "operationIndex": 0
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJhZnRlciI6IjAwMDAwMDAwNjAxMjk1NDYyNDAtMDAwMDAwMDAwMCIsImYiOiI4MmFiN2NhNWQyOTMwZDQ2In0",
+                         *       "hasMore": true,
+                         *       "truncated": true,
+                         *       "coverage": {
+                         *         "source": "indexed",
+                         *         "complete": true,
+                         *         "processedLedger": 206,
+                         *         "headLedger": 206,
+                         *         "processedAt": "2026-12-01T16:00:04.539Z",
+                         *         "headObservedAt": "2026-12-01T16:00:04.483Z",
+                         *         "gaps": []
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             events: {
                                 id: string;
@@ -723,6 +1052,13 @@ export interface paths {
                 /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -738,6 +1074,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -753,6 +1097,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -768,6 +1119,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -822,6 +1181,13 @@ export interface paths {
                 /** @description Server-sent events: each change as `id: <position>` and `data: <event JSON>` (docs/webhooks.md); `event: reset` when the asked position cannot be resumed; a comment line as heartbeat. */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -831,6 +1197,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -846,6 +1219,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -861,6 +1242,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -876,6 +1264,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -917,12 +1313,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SEP-10: a challenge transaction for a wallet to sign */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "transaction": "AAAAAgAAAAAmTb92u9UPsBlBmBaDQkvzYfTaslIXKwa2q6el+kXxwQAAAMgAAAAAAAAAAAAAAAEAAAAAaw7vBgAAAABrDvKKAAAAAAAAAAIAAAABAAAAAD3bt1nBkVM5X6Vdrb+g7OAq1QGkW8ciO1vqIKM8vMiiAAAACgAAAA5sb2NhbGhvc3QgYXV0aAAAAAAAAQAAAEBiMWlLbDNGdzhBY0lKY2hSV2MvV3FNdlZyTlJDYUhRRndLUWZCRkllcVhVZmZPRHVhbGhwUlFzUi92TTdTZllVAAAAAQAAAAAmTb92u9UPsBlBmBaDQkvzYfTaslIXKwa2q6el+kXxwQAAAAoAAAAPd2ViX2F1dGhfZG9tYWluAAAAAAEAAAAJbG9jYWxob3N0AAAAAAAAAAAAAAH6RfHBAAAAQP/QZAxt2g1qCMp9OASW1CGK9vLofVgnZjR/WEkghjmCOgnI0lPsYlzt8lXfIdMspRFzgY0n7zAMnpK0755ioQc=",
+                         *       "network_passphrase": "Standalone Network ; February 2017"
+                         *     }
+                         */
                         "application/json": {
                             transaction: string;
                             network_passphrase: string;
@@ -932,6 +1341,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -947,6 +1363,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -962,6 +1386,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -977,6 +1408,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1008,9 +1447,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description SEP-10: exchange the signed challenge for a session token */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1022,6 +1468,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1037,6 +1490,13 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1052,6 +1512,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1067,6 +1534,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1082,6 +1556,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1097,6 +1579,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1112,6 +1601,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1151,9 +1648,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description End the session */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1166,6 +1670,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1181,6 +1692,13 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1196,6 +1714,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1211,6 +1737,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1226,6 +1759,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1272,9 +1813,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare a change of the namespace's subname policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1292,6 +1837,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1307,6 +1856,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1322,6 +1875,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1337,6 +1894,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1352,6 +1913,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1367,6 +1932,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1382,6 +1951,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1397,6 +1970,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1412,6 +1990,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1427,6 +2009,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1473,9 +2060,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare a change of the namespace's network-address policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1493,6 +2084,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1508,6 +2103,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1523,6 +2122,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1538,6 +2141,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1553,6 +2160,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1568,6 +2179,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1583,6 +2198,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1598,6 +2217,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1613,6 +2237,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1628,6 +2256,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1673,9 +2306,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: submit a signed console transaction and follow it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1687,9 +2324,13 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Owner: submit a signed console transaction and follow it */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1705,6 +2346,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `transaction_not_allowed`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1720,6 +2365,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1735,6 +2384,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1750,6 +2403,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1765,6 +2422,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1780,6 +2441,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1795,6 +2460,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1810,6 +2479,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1825,6 +2499,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1840,6 +2518,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1886,9 +2569,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: set the namespace's display name and logo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1904,6 +2591,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1919,6 +2610,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1934,6 +2629,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1949,6 +2648,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1964,6 +2667,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1979,6 +2686,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1994,6 +2705,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2009,6 +2724,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2024,6 +2744,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2039,6 +2763,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2099,9 +2828,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Claimant: prepare the announcement of a namespace claim, with the fee */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2123,6 +2856,10 @@ export interface paths {
                 /** @description `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2138,6 +2875,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2153,6 +2894,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2168,6 +2913,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2183,6 +2932,10 @@ export interface paths {
                 /** @description `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2198,6 +2951,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2213,6 +2970,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2228,6 +2989,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2243,6 +3009,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2258,6 +3028,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2295,9 +3070,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's unsettled listings and the buyers holding an intent */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2370,6 +3149,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2385,6 +3168,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2400,6 +3187,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2415,6 +3206,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2430,6 +3225,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2445,6 +3244,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2460,6 +3264,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2475,6 +3283,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2507,9 +3320,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: list the namespace for sale */
                 201: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2538,6 +3355,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2553,6 +3374,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2568,6 +3393,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2583,6 +3412,10 @@ export interface paths {
                 /** @description `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2598,6 +3431,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2613,6 +3450,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2628,6 +3469,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2643,6 +3488,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2658,6 +3508,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2673,6 +3527,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2714,9 +3573,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: withdraw a listing */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2737,6 +3600,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2752,6 +3619,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2767,6 +3638,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2782,6 +3657,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2797,6 +3676,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2812,6 +3695,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2827,6 +3715,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2842,6 +3734,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2879,9 +3776,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's billing state and payments */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2924,6 +3825,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2939,6 +3844,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2954,6 +3863,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2969,6 +3882,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2984,6 +3901,10 @@ export interface paths {
                 /** @description `billing_disabled`, `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2999,6 +3920,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3014,6 +3940,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3029,6 +3959,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3078,9 +4013,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare paying whole billing periods, with the namespace's node as hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3113,6 +4052,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3128,6 +4071,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3143,6 +4090,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3158,6 +4109,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3173,6 +4128,10 @@ export interface paths {
                 /** @description `billing_disabled`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3188,6 +4147,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3203,6 +4166,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3218,6 +4185,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3233,6 +4205,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3248,6 +4224,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3285,9 +4266,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's webhook endpoints */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3311,6 +4296,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3326,6 +4315,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3341,6 +4334,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3356,6 +4353,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3371,6 +4372,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3386,6 +4391,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3401,6 +4411,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3416,6 +4430,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3448,9 +4467,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: register a webhook endpoint (its secret is shown once) */
                 201: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3467,6 +4490,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `invalid_webhook_url`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3482,6 +4509,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3497,6 +4528,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3512,6 +4547,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3527,6 +4566,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed`, `webhook_limit_reached` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3542,6 +4585,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3557,6 +4604,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3572,6 +4623,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3587,6 +4643,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3602,6 +4662,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3644,9 +4709,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: delete a webhook endpoint and its delivery log */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3660,6 +4729,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3675,6 +4748,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3690,6 +4767,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3705,6 +4786,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3720,6 +4805,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3735,6 +4824,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3750,6 +4844,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3765,6 +4863,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3805,9 +4908,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: a new signing secret; the old one signs too for 24 hours */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3822,6 +4929,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3837,6 +4948,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3852,6 +4967,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3867,6 +4986,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3882,6 +5005,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3897,6 +5024,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3912,6 +5044,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3927,6 +5063,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3969,9 +5110,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: an endpoint's deliveries and their attempts, newest first */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4016,6 +5161,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4031,6 +5180,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4046,6 +5199,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4061,6 +5218,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4076,6 +5237,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4091,6 +5256,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4106,6 +5276,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4121,6 +5295,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4165,9 +5344,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: queue a delivery again now (re-enables a disabled endpoint) */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4202,6 +5385,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4217,6 +5404,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4232,6 +5423,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4247,6 +5442,10 @@ export interface paths {
                 /** @description `delivery_not_found`, `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4262,6 +5461,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4277,6 +5480,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4292,6 +5500,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4307,6 +5519,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4352,9 +5569,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Claimant: prepare withdrawing the session's own claim */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4373,6 +5594,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4388,6 +5613,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4403,6 +5632,10 @@ export interface paths {
                 /** @description `not_claimant`, `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4418,6 +5651,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4433,6 +5670,10 @@ export interface paths {
                 /** @description `claim_not_open`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4448,6 +5689,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4463,6 +5708,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4478,6 +5727,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4493,6 +5747,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4508,6 +5766,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4549,9 +5812,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare the listing's bond payment to the escrow, with its hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4583,6 +5850,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4598,6 +5869,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4613,6 +5888,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4628,6 +5907,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4643,6 +5926,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4658,6 +5945,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4673,6 +5965,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4688,6 +5984,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4740,9 +6041,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare proposing the namespace's transfer to a buyer with an intent (propose_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4766,6 +6071,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4781,6 +6090,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4796,6 +6109,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4811,6 +6128,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4826,6 +6147,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4841,6 +6166,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4856,6 +6185,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4871,6 +6204,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4886,6 +6224,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4901,6 +6243,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4942,9 +6289,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare withdrawing the namespace's transfer proposal (cancel_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4963,6 +6314,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4978,6 +6333,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4993,6 +6352,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5008,6 +6371,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5023,6 +6390,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `market_disabled`, `namespace_changed`, `no_transfer_proposal` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5038,6 +6409,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5053,6 +6429,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5068,6 +6448,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5108,12 +6493,28 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace's subname policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespace": "acme",
+                         *       "version": 1,
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "owner": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4"
+                         *     }
+                         */
                         "application/json": {
                             namespace: string;
                             /** @enum {number} */
@@ -5128,6 +6529,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5143,6 +6551,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5155,9 +6570,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5173,6 +6618,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5185,15 +6637,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5234,12 +6694,46 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description One subname: its record and its parent */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "pay.alice.acme",
+                         *       "parent": "alice.acme",
+                         *       "parentContext": {
+                         *         "name": "alice.acme",
+                         *         "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "generation": "1",
+                         *         "active": true,
+                         *         "expiresAt": null
+                         *       },
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "record": {
+                         *         "exists": true,
+                         *         "active": true,
+                         *         "validBinding": true,
+                         *         "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "parentGeneration": "1",
+                         *         "generation": "1",
+                         *         "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "expiresAt": null,
+                         *         "policy": "enabled",
+                         *         "source": "chain"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             parent: string;
@@ -5273,6 +6767,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5288,6 +6789,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5300,9 +6808,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5318,6 +6856,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5330,15 +6875,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5380,12 +6933,64 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The subnames of a name, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "parent": "alice.acme",
+                         *       "parentContext": {
+                         *         "name": "alice.acme",
+                         *         "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "generation": "1",
+                         *         "active": true,
+                         *         "expiresAt": null
+                         *       },
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "subnames": [
+                         *         {
+                         *           "exists": true,
+                         *           "active": true,
+                         *           "validBinding": true,
+                         *           "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "parentGeneration": "1",
+                         *           "generation": "1",
+                         *           "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "policy": "enabled",
+                         *           "source": "chain",
+                         *           "name": "pay.alice.acme"
+                         *         },
+                         *         {
+                         *           "exists": false,
+                         *           "active": false,
+                         *           "validBinding": true,
+                         *           "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "parentGeneration": "1",
+                         *           "generation": "1",
+                         *           "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "policy": "enabled",
+                         *           "source": "chain",
+                         *           "name": "old.alice.acme"
+                         *         }
+                         *       ],
+                         *       "offset": 0,
+                         *       "nextOffset": null,
+                         *       "source": "chain"
+                         *     }
+                         */
                         "application/json": {
                             parent: string;
                             parentContext: {
@@ -5423,6 +7028,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5438,6 +7050,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5450,9 +7069,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5468,6 +7117,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5480,15 +7136,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5535,9 +7199,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Holder: prepare creating or removing a subname */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5557,6 +7228,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5572,6 +7250,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5587,6 +7272,13 @@ export interface paths {
                 /** @description `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5602,6 +7294,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5617,6 +7316,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5632,6 +7338,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5647,6 +7361,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5662,6 +7383,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5702,12 +7431,29 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Which networks a namespace accepts addresses for */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "version": 1,
+                         *       "namespace": "acme",
+                         *       "networks": [
+                         *         "ethereum",
+                         *         "bitcoin"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {number} */
                             version: 1;
@@ -5719,6 +7465,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5734,6 +7487,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5749,6 +7509,13 @@ export interface paths {
                 /** @description `multichain_unsupported`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5764,6 +7531,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5779,6 +7554,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5794,6 +7576,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5839,12 +7629,26 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's address on another network */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "network": "ethereum",
+                         *       "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             network: string;
@@ -5855,6 +7659,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5867,15 +7678,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5885,6 +7703,13 @@ export interface paths {
                 /** @description `chain_disabled`, `multichain_unsupported`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5900,6 +7725,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5915,6 +7748,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5930,6 +7770,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6004,9 +7852,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Holder: prepare one record change of a name (network address, text, payment, address, display or primary name) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6041,6 +7896,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6056,6 +7918,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6071,6 +7940,13 @@ export interface paths {
                 /** @description `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_payment_address`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6086,6 +7962,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6101,6 +7984,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6116,6 +8006,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6131,6 +8029,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6146,6 +8051,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6191,9 +8104,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6205,9 +8125,16 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6223,6 +8150,13 @@ export interface paths {
                 /** @description `invalid_request`, `transaction_not_allowed` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6235,9 +8169,16 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6256,6 +8197,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6271,6 +8219,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6286,6 +8241,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6301,6 +8264,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6316,6 +8286,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6358,12 +8336,29 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Resolve a name to the account to pay */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "account": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "ownership": "permanent",
+                         *       "storage": "live",
+                         *       "expires_at": null,
+                         *       "ledger": 9
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             account: string;
@@ -6379,9 +8374,22 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "invalid_name",
+                         *       "detail": "label: must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-' (A-Z is lower-cased)"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "invalid_name" | "invalid_request";
@@ -6394,9 +8402,22 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "name_not_found",
+                         *       "name": "nobody.acme"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "name_expired" | "name_not_found";
@@ -6409,6 +8430,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6424,6 +8453,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6439,6 +8475,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6480,12 +8524,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The names an account holds */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "namespace": "acme",
+                         *           "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *           "issuedLedger": 9
+                         *         }
+                         *       ],
+                         *       "truncated": false
+                         *     }
+                         */
                         "application/json": {
                             holder: string;
                             names: {
@@ -6502,6 +8568,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6517,6 +8590,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6532,6 +8613,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6547,6 +8635,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6591,12 +8687,35 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name: holder, ownership, expiry, issue */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "namespace": "acme",
+                         *       "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "ownership": "permanent",
+                         *       "storage": "live",
+                         *       "expiresAt": null,
+                         *       "resolutions": 1,
+                         *       "issuedLedger": 9,
+                         *       "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *       "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *       "operator": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4",
+                         *       "operatorName": "Acme"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             namespace: string;
@@ -6618,6 +8737,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6633,9 +8759,22 @@ export interface paths {
                 /** @description `name_expired`, `name_not_issued`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "namespace_not_found",
+                         *       "namespace": "nosuch"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "name_expired" | "name_not_issued" | "namespace_not_found";
@@ -6648,6 +8787,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6663,6 +8810,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6678,6 +8832,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6725,12 +8887,36 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's lifecycle: issued, transferred, reclaimed; paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *       "issuedLedger": 9,
+                         *       "events": [
+                         *         {
+                         *           "action": "issued",
+                         *           "ledger": 9,
+                         *           "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *           "at": "2026-11-28T15:56:41.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.272Z"
+                         *         }
+                         *       ],
+                         *       "nextCursor": null
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             issuedAt: string | null;
@@ -6751,6 +8937,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6766,6 +8959,13 @@ export interface paths {
                 /** @description `name_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6781,6 +8981,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6796,6 +9004,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6811,6 +9026,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6855,12 +9078,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's address and text records */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "node": "c95976852c9249db92284f1a506f2df376f3e640c95b11a415d552ffd3a26752",
+                         *       "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "text": {
+                         *         "avatar": "https://avatars.example/alice.png",
+                         *         "url": "https://alice.example"
+                         *       },
+                         *       "displayName": true,
+                         *       "primaryName": true
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             node: string;
@@ -6876,6 +9119,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6891,6 +9141,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6906,9 +9163,22 @@ export interface paths {
                 /** @description `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "no_resolver",
+                         *       "namespace": "plain"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "no_resolver";
@@ -6921,6 +9191,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6936,6 +9214,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6951,6 +9236,13 @@ export interface paths {
                 /** @description `node_lookup_failed` */
                 502: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6966,6 +9258,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7007,12 +9307,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's primary name */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                         };
@@ -7021,6 +9333,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7036,6 +9355,13 @@ export interface paths {
                 /** @description `no_name` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7051,6 +9377,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7066,6 +9400,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7081,6 +9422,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7120,12 +9469,42 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every namespace */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "subnamePolicy": "enabled",
+                         *           "activated": true,
+                         *           "awardedAt": "2026-11-28T15:56:16.000Z",
+                         *           "method": "reserved"
+                         *         },
+                         *         {
+                         *           "label": "forsale",
+                         *           "displayName": "For Sale",
+                         *           "subnamePolicy": "enabled",
+                         *           "activated": false,
+                         *           "awardedAt": "2026-11-28T15:56:26.000Z",
+                         *           "method": "reserved"
+                         *         }
+                         *       ],
+                         *       "truncated": false
+                         *     }
+                         */
                         "application/json": {
                             namespaces: {
                                 label: string;
@@ -7144,6 +9523,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7159,6 +9545,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7174,6 +9568,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7189,6 +9590,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7231,12 +9640,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace: operator, policies, names issued */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "label": "acme",
+                         *       "node": "89609386c113661c46e8e7604a4dcaba57d87397a661063232af481164012148",
+                         *       "operator": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4",
+                         *       "displayName": "Acme",
+                         *       "subnamePolicy": "enabled",
+                         *       "method": "reserved",
+                         *       "awardLedger": 4,
+                         *       "awardedAt": "2026-11-28T15:56:16.000Z",
+                         *       "issuedNames": 3,
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "resolverId": "CDNJ37W5DX2TO6OHMCG5B7MIRML6PVU7QCFVTYEMFIYMDHKOAFZ3ZZAN",
+                         *       "chainNetworks": [
+                         *         "ethereum",
+                         *         "bitcoin"
+                         *       ],
+                         *       "locked": true
+                         *     }
+                         */
                         "application/json": {
                             label: string;
                             node: string;
@@ -7259,6 +9695,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7274,6 +9717,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7289,6 +9739,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7304,6 +9762,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7319,6 +9784,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7364,12 +9837,47 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The names issued in a namespace, by label, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespace": "acme",
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "label": "alice",
+                         *           "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "expired": false,
+                         *           "issuedLedger": 9,
+                         *           "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *           "subnames": 1
+                         *         },
+                         *         {
+                         *           "name": "bob.acme",
+                         *           "label": "bob",
+                         *           "holder": "GAP2BYQ4C3IMDRZWIDXDTHQ3EJISFVTPTVNG2K7F2U523ANEWM5RCNBO",
+                         *           "expiresAt": "2027-12-01T15:56:01.000Z",
+                         *           "expired": false,
+                         *           "issuedLedger": 10,
+                         *           "issuedAt": "2026-11-28T15:56:46.000Z",
+                         *           "subnames": 0
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJhZnRlciI6ImJvYiIsIm5zIjoiYWNtZSJ9"
+                         *     }
+                         */
                         "application/json": {
                             namespace: string;
                             names: {
@@ -7389,6 +9897,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7404,6 +9919,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7419,6 +9941,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7434,6 +9964,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7449,6 +9986,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7490,12 +10035,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Search names and namespaces by label: prefix matches, then substrings */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "q": "ali",
+                         *       "namespaces": [],
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "label": "alice",
+                         *           "namespace": "acme"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             q: string;
                             namespaces: {
@@ -7513,6 +10078,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7528,6 +10100,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7543,6 +10123,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7558,6 +10145,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7597,12 +10192,37 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The namespaces with the most issued names */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGO46SFHEmIY1TCqYfhqAABStz8QWjyW1gAAAABJRU5ErkJggg==",
+                         *           "issuedNames": 3
+                         *         },
+                         *         {
+                         *           "label": "plain",
+                         *           "displayName": "Plain",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGPILmogCTGMahjVMHw1AAB1Wl0Qf9B93QAAAABJRU5ErkJggg==",
+                         *           "issuedNames": 1
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             namespaces: {
                                 label: string;
@@ -7616,6 +10236,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7631,6 +10258,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7646,6 +10281,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7661,6 +10303,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7702,12 +10352,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's names in the directory */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "filtered": false,
+                         *       "entries": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "namespace": "acme",
+                         *           "namespaceDisplay": "Acme"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             address: string;
                             filtered: boolean;
@@ -7722,6 +10392,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7737,6 +10414,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7752,6 +10437,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7767,6 +10459,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7806,12 +10506,36 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The directory's namespaces, with display names and logos */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "filtered": false,
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGO46SFHEmIY1TCqYfhqAABStz8QWjyW1gAAAABJRU5ErkJggg=="
+                         *         },
+                         *         {
+                         *           "label": "forsale",
+                         *           "displayName": "For Sale",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGMQW+xFEmIY1TCqYfhqAAB+RAMQaxPAoAAAAABJRU5ErkJggg=="
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             filtered: boolean;
                             namespaces: {
@@ -7825,6 +10549,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7840,6 +10571,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7855,6 +10594,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7870,6 +10616,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7912,12 +10666,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SEP-2 federation: name*domain to account and memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "stellar_address": "alice*acme",
+                         *       "account_id": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "memo_type": "text",
+                         *       "memo": "acme-alice"
+                         *     }
+                         */
                         "application/json": {
                             stellar_address: string;
                             account_id: string;
@@ -7930,6 +10699,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7945,6 +10721,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7960,6 +10743,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7975,6 +10766,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7990,6 +10788,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8032,6 +10838,13 @@ export interface paths {
                 /** @description SEP-1 stellar.toml (FEDERATION_SERVER, WEB_AUTH_ENDPOINT, SIGNING_KEY, NETWORK_PASSPHRASE) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8041,6 +10854,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8056,6 +10877,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8071,6 +10899,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8110,12 +10946,107 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The claim queue: pending, objected and awarded claims with objections */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 207,
+                         *       "pending": [
+                         *         {
+                         *           "id": "1",
+                         *           "namespace": "newco",
+                         *           "claimant": "GDKXCFVXV7MWANUFODCESOSPXRXKLI7L3BFU7KIDVXSRB7FCBOAJ36HF",
+                         *           "claimantAccount": "GDKXCFVXV7MWANUFODCESOSPXRXKLI7L3BFU7KIDVXSRB7FCBOAJ36HF",
+                         *           "state": "announced",
+                         *           "basis": [
+                         *             "trademark"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/newco"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 25,
+                         *           "deadline": "2026-12-05T15:58:01.000Z",
+                         *           "remainingSeconds": 345475,
+                         *           "elapsed": false,
+                         *           "awardedAt": null,
+                         *           "objections": []
+                         *         }
+                         *       ],
+                         *       "objected": [
+                         *         {
+                         *           "id": "2",
+                         *           "namespace": "contested",
+                         *           "claimant": "GAOPH447IXKDKGIGWCP3DFNP6A76IJMSBKZ3T7GRTO4A23RZ4GEEYUTB",
+                         *           "claimantAccount": "GAOPH447IXKDKGIGWCP3DFNP6A76IJMSBKZ3T7GRTO4A23RZ4GEEYUTB",
+                         *           "state": "objected",
+                         *           "basis": [
+                         *             "trademark"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/contested"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 26,
+                         *           "deadline": "2026-12-05T15:58:06.000Z",
+                         *           "remainingSeconds": 345480,
+                         *           "elapsed": false,
+                         *           "awardedAt": null,
+                         *           "objections": [
+                         *             {
+                         *               "objector": "GD4SRFPRDFFLGYQJ2QI46DM2ZBI6PDZMFLEPSAGFECQNWCMOMIM2FV6X",
+                         *               "basis": [
+                         *                 "prior_use"
+                         *               ],
+                         *               "bondXlm": "10.0000000"
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "awarded": [
+                         *         {
+                         *           "id": "3",
+                         *           "namespace": "winner",
+                         *           "claimant": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *           "claimantAccount": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *           "state": "awarded",
+                         *           "basis": [
+                         *             "brand"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/winner"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 28,
+                         *           "deadline": "2026-12-05T15:58:16.000Z",
+                         *           "remainingSeconds": 345490,
+                         *           "elapsed": false,
+                         *           "awardedAt": "2026-11-28T15:58:21.000Z",
+                         *           "objections": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             ledger: number | null;
                             pending: {
@@ -8132,6 +11063,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8156,6 +11088,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8180,6 +11113,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8196,6 +11130,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8211,6 +11152,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8226,6 +11175,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8241,6 +11197,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8280,12 +11244,38 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The current claim fee policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *       "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *       "amount": "1000000000",
+                         *       "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *       "decimals": 7,
+                         *       "asset": "XLM",
+                         *       "network": "Standalone Network ; February 2017",
+                         *       "refundBps": {
+                         *         "Awarded": 0,
+                         *         "Rejected": 10000,
+                         *         "Stuck": 10000,
+                         *         "Withdrawn": 8000,
+                         *         "Expired": 8000
+                         *       },
+                         *       "rounding": "floor"
+                         *     }
+                         */
                         "application/json": {
                             allocatorId: string;
                             token: string;
@@ -8311,6 +11301,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8326,6 +11323,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8341,6 +11346,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8356,6 +11368,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8398,12 +11418,48 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The claim fee for a namespace, and any receipt */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "label": "winner",
+                         *       "policy": {
+                         *         "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *         "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *         "amount": "1000000000",
+                         *         "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *         "decimals": 7,
+                         *         "asset": "XLM",
+                         *         "network": "Standalone Network ; February 2017",
+                         *         "refundBps": {
+                         *           "Awarded": 0,
+                         *           "Rejected": 10000,
+                         *           "Stuck": 10000,
+                         *           "Withdrawn": 8000,
+                         *           "Expired": 8000
+                         *         },
+                         *         "rounding": "floor"
+                         *       },
+                         *       "receipt": {
+                         *         "claimant": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *         "amount": "1000000000",
+                         *         "outcome": "Awarded",
+                         *         "refundAmount": "0",
+                         *         "treasuryAmount": "1000000000"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             label: string;
                             policy: {
@@ -8440,6 +11496,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8455,6 +11518,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8470,6 +11541,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8485,6 +11563,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8526,12 +11612,43 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's claim-fee credit */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "payee": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "amount": "0",
+                         *       "policy": {
+                         *         "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *         "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *         "amount": "1000000000",
+                         *         "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *         "decimals": 7,
+                         *         "asset": "XLM",
+                         *         "network": "Standalone Network ; February 2017",
+                         *         "refundBps": {
+                         *           "Awarded": 0,
+                         *           "Rejected": 10000,
+                         *           "Stuck": 10000,
+                         *           "Withdrawn": 8000,
+                         *           "Expired": 8000
+                         *         },
+                         *         "rounding": "floor"
+                         *       },
+                         *       "bondAmount": "0"
+                         *     }
+                         */
                         "application/json": {
                             payee: string;
                             /** @description The claim-fee credit in base units: what the prepare route recovers. */
@@ -8564,6 +11681,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8579,6 +11703,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8594,6 +11726,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8609,6 +11748,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8658,9 +11805,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Prepare recovering an account's claim-fee credit */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8678,6 +11832,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8693,6 +11854,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `no_credit` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8708,6 +11876,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8723,6 +11898,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8738,6 +11920,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8753,6 +11943,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8768,6 +11965,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8805,12 +12010,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Namespaces listed for sale */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "escrow": "GDNRMFTTN5TOEQO25BQWR2Z6ORACDGXVD47TLSDYRDMWXXIYQFRQUB7U",
+                         *       "listings": [
+                         *         {
+                         *           "id": "7fb728c0-5396-4f4a-9225-63646fa96534",
+                         *           "namespace": "forsale",
+                         *           "node": "8ca335b5c7fb469c9db320db47d084449c0b5602c3e58161b911212f7b618039",
+                         *           "priceXlm": "500.0000000",
+                         *           "feeBps": 250,
+                         *           "listedAt": "2026-12-01T15:57:22.182Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             escrow: string;
                             listings: {
@@ -8828,6 +12055,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8843,6 +12077,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8858,6 +12099,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8873,6 +12122,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8888,6 +12144,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8937,9 +12201,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: announce an intent to buy, with the payment to make */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8970,6 +12241,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8985,6 +12263,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9000,6 +12285,13 @@ export interface paths {
                 /** @description `intent_conflict`, `listing_not_active`, `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9015,6 +12307,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9030,6 +12329,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9045,6 +12351,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9060,6 +12374,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9075,6 +12396,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9122,9 +12451,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: prepare the deposit payment to the escrow, with the intent's hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9161,6 +12497,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9176,6 +12519,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9191,6 +12541,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9206,6 +12563,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9221,6 +12585,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9236,6 +12608,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9251,6 +12630,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9298,9 +12685,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: prepare accepting the seller's transfer of the namespace (accept_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9319,6 +12713,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9334,6 +12735,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9349,6 +12757,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `listing_not_active`, `market_disabled`, `no_transfer_proposal` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9364,6 +12779,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9379,6 +12801,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9394,6 +12823,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9409,6 +12846,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9424,6 +12868,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9464,9 +12916,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: this account's intent, deposit, proposal and settlement on a listing */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9566,6 +13025,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9581,6 +13047,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9596,6 +13069,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9611,6 +13091,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9626,6 +13114,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9641,6 +13136,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9682,9 +13185,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace's past sales */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9705,6 +13215,13 @@ export interface paths {
                 /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9720,6 +13237,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9735,6 +13259,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9750,6 +13282,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9765,6 +13304,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10200,10 +13747,85 @@ export interface components {
             [key: string]: unknown;
         };
     };
-    responses: never;
+    responses: {
+        /** @description `not_found`: no route has this path. A browser asking for a page (Accept: text/html) gets the web app's own page-not-found page instead. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "not_found"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "not_found";
+                    detail?: string;
+                };
+                "text/html": string;
+            };
+        };
+        /** @description `method_not_allowed`: the path exists, but not for this method; `Allow` lists those it takes. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path takes */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "method_not_allowed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "method_not_allowed";
+                    detail?: string;
+                };
+            };
+        };
+        /** @description `rate_limited`: over the global per-IP limit (unknown paths count too). */
+        RateLimited: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "rate_limited"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "rate_limited";
+                    detail?: string;
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `no-store` on every answer, errors included: the chain moves every ledger (docs/api.md, Caching). */
+        CacheControl: "no-store";
+        /** @description Requests allowed per window for this client (the IETF RateLimit draft). */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window resets. */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying (a 429 over a limit, a 503 whose dependency is down). */
+        RetryAfter: number;
+        /** @description `*`: any origin may call this public route (no credentials; docs/api.md, CORS). */
+        AccessControlAllowOrigin: "*";
+        /** @description The rate-limit headers and Retry-After, readable by a browser script. */
+        AccessControlExposeHeaders: string;
+        /** @description `Origin` */
+        Vary: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

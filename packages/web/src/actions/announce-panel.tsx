@@ -10,19 +10,14 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { fromBaseUnits } from "../format.ts";
-import { href } from "../routes.ts";
-import { AccountLink, ClaimLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
+import { AccountLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { basis as basisWords, feeOutcome } from "../words.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
 import type { ReviewedQuote } from "./announce.ts";
+import { FollowClaim } from "./announce-follow.tsx";
 import { type AnnounceInput, type FormField, parseAnnounce, refundLines } from "./announce-form.ts";
-
-/** The queue is read this often while the indexer catches up with the included announcement. */
-const FOLLOW_EVERY_MS = 1000;
-/** About two minutes of reads, as the action flow follows a submission for about two minutes. */
-const FOLLOW_READS = 120;
 
 export function AnnouncePanel(props: { readonly onChanged: () => void }): JSX.Element {
   const session = useSession();
@@ -293,66 +288,5 @@ function QuoteReview(props: {
         }}
       />
     </section>
-  );
-}
-
-/**
- * After the network included the announcement: reads the queue until the mirror shows the account's claim on the
- * label, then links to its card (the page reads the queue again through `onFound`).
- */
-function FollowClaim(props: {
-  readonly label: string;
-  readonly account: string;
-  readonly onFound: () => void;
-}): JSX.Element {
-  const [state, setState] = useState<
-    { readonly kind: "waiting" } | { readonly kind: "found"; readonly id: string } | { readonly kind: "late" }
-  >({ kind: "waiting" });
-  const found = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    let alive = true;
-    (async () => {
-      for (let read = 0; read < FOLLOW_READS && alive; read++) {
-        const queue = await unwrap(api.GET("/v1/allocations")).catch(() => null);
-        // Pending at first; an objection could already have moved it to the objected group.
-        const mine = [...(queue?.pending ?? []), ...(queue?.objected ?? [])].find(
-          (c) => c.namespace === props.label && c.claimantAccount === props.account,
-        );
-        if (mine !== undefined) {
-          if (!alive) return;
-          setState({ kind: "found", id: mine.id });
-          props.onFound();
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
-      }
-      if (alive) setState({ kind: "late" });
-    })();
-    return () => {
-      alive = false;
-    };
-  }, []);
-  useEffect(() => {
-    if (state.kind === "found") found.current?.focus();
-  }, [state.kind]);
-  return (
-    <div aria-live="polite">
-      {state.kind === "waiting" ? (
-        <p>Waiting for the service to show your claim in the queue…</p>
-      ) : state.kind === "found" ? (
-        <p tabIndex={-1} ref={found}>
-          Your claim is in the queue:{" "}
-          <ClaimLink id={state.id}>
-            claim {state.id} on {props.label}
-          </ClaimLink>
-          .
-        </p>
-      ) : (
-        <p>
-          The service does not show your claim yet; it is on the chain. Look again in a moment:{" "}
-          <a href={href.claims()}>the claim queue</a>.
-        </p>
-      )}
-    </div>
   );
 }

@@ -9,18 +9,20 @@
 //
 // Use: `<OwnerSale namespace="acme" />` inside the owner console (the signed-in account is the owner).
 import type { JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { api, isNameregError, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { AccountLink, Defs, ErrorNote, ListingLink, Mono, Table, TxLink, useLoad } from "../ui.tsx";
+import { AccountLink, Defs, ErrorNote, ListingLink, Mono, useLoad } from "../ui.tsx";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
 import type { LoadAction } from "./action.ts";
 import { ActionFlow } from "./action-flow.tsx";
-import { cancelConsequences, percent, saleFigures, xlmWords } from "./sale-terms.ts";
+import { Buyers, ConfirmCancel } from "./owner-sale-buyers.tsx";
+import { SettledListings } from "./owner-sale-history.tsx";
+import { percent, saleFigures, xlmWords } from "./sale-terms.ts";
 
 type Sale = Awaited<ReturnType<typeof readSale>>;
-type Open = Sale["listings"][number];
-type Settled = Sale["settled"][number];
+export type Open = Sale["listings"][number];
+export type Settled = Sale["settled"][number];
 
 /** How often the panel reads again while it waits for the escrow: about a ledger of `namereg dev`, a few reads on a real network. */
 const FOLLOW_MS = 2000;
@@ -313,123 +315,3 @@ function OpenListing(props: {
     </>
   );
 }
-
-function Buyers(props: {
-  readonly namespace: string;
-  readonly listing: Open;
-  readonly busy: boolean;
-  readonly start: (load: LoadAction) => void;
-  readonly onReload: () => void;
-}): JSX.Element {
-  const { namespace, listing: l } = props;
-  const open = l.state === "active";
-  return (
-    <>
-      <h4>Buyers</h4>
-      <Table
-        caption="Buyers holding an intent"
-        headings={["Buyer", "Intent valid until", "Deposit", "Proposal"]}
-        empty="No buyer holds an intent yet: a buyer starts on the listing's page, then you propose the transfer to them."
-        rows={l.intents.map((i) => [
-          <AccountLink address={i.buyer} key="b" />,
-          i.expiresAt,
-          i.funded ? "in the escrow" : "not paid",
-          l.proposal?.to === i.buyer ? (
-            `proposed, until ${l.proposal.expiresAt}`
-          ) : open ? (
-            <button
-              type="button"
-              key="p"
-              disabled={props.busy}
-              onClick={() =>
-                props.start(() =>
-                  import("./selling.ts").then((m) => m.proposeTransfer(l.id, namespace, i.buyer)),
-                )
-              }
-            >
-              Propose transfer to {shortAccount(i.buyer)}
-            </button>
-          ) : (
-            "none"
-          ),
-        ])}
-      />
-      <p class="row">
-        <button type="button" class="secondary" onClick={props.onReload}>
-          Check for new buyers
-        </button>
-      </p>
-    </>
-  );
-}
-
-/** What cancelling does, in words, from what the page knows now; the focus moves to the answer. */
-function ConfirmCancel(props: {
-  readonly namespace: string;
-  readonly listing: Open;
-  readonly sending: boolean;
-  readonly onCancel: () => void;
-  readonly onKeep: () => void;
-}): JSX.Element {
-  const { namespace, listing: l } = props;
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => yes.current?.focus(), []);
-  return (
-    <fieldset>
-      <legend>Cancel the listing of {namespace}?</legend>
-      {cancelConsequences(l).map((line) => (
-        <p key={line}>{line}</p>
-      ))}
-      <p class="row">
-        <button type="button" ref={yes} disabled={props.sending} onClick={props.onCancel}>
-          Yes, cancel the listing
-        </button>{" "}
-        <button type="button" class="secondary" onClick={props.onKeep}>
-          Keep the listing
-        </button>
-      </p>
-    </fieldset>
-  );
-}
-
-function SettledListings({ settled }: { readonly settled: readonly Settled[] }): JSX.Element {
-  return (
-    <>
-      <h4>Earlier listings</h4>
-      <ul>
-        {settled.map((s) => (
-          <li key={s.id}>
-            {s.state === "sold" ? "Sold" : "Cancelled"} at {xlmWords(s.priceXlm)}
-            {s.closedAt === null ? "" : `, ${s.closedAt}`}.{" "}
-            {s.bond.payouts.length === 0
-              ? s.state === "sold"
-                ? "No bond payout recorded."
-                : "No bond was posted."
-              : s.bond.payouts.map((p) => <BondPayout payout={p} key={`${p.purpose}:${p.to}`} />)}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-function BondPayout({ payout: p }: { readonly payout: Settled["bond"]["payouts"][number] }): JSX.Element {
-  const bond = `Bond of ${xlmWords(p.amountXlm)}`;
-  const to = p.purpose === "bond_return" ? "returned to" : "paid to the buyer";
-  if (p.state === "paid" || p.state === "released")
-    return (
-      <span>
-        {bond} {to} <AccountLink address={p.to} /> in transaction{" "}
-        {p.txHash === null ? "(not recorded)" : <TxLink hash={p.txHash} />}.
-      </span>
-    );
-  const toBe = p.purpose === "bond_return" ? "to be returned to" : "to be paid to the buyer";
-  return (
-    <span>
-      {bond} {toBe} <AccountLink address={p.to} />:{" "}
-      {p.state === "parked" ? "held for the service's operator to decide." : "the escrow is sending it."}
-    </span>
-  );
-}
-
-const shortAccount = (account: string) => `${account.slice(0, 4)}…${account.slice(-4)}`;

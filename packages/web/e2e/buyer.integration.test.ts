@@ -6,31 +6,18 @@
 // accepting. Checked through the API (the namespace's owner, the sale in the history, the buyer's state) and on
 // chain (the registry's owner; the seller's balance up by the price less the fee, plus the bond back, paid by the
 // escrow watcher). axe-core finds no serious or critical violation, no page logs an error, the page fits 390 px.
-import type { ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+
 import { createApi, type NameregApi, proposeTransfer, type SignWith, signIn, unwrap } from "@namereg/client";
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode, RegistryFns, xlmToStroops } from "@namereg/protocol";
+import { ChainClient } from "@namereg/server";
+import { DEV_START_BOUND_MS, type DevProcess, startDevProcess, withProgress } from "@namereg/server/testing";
 import { type Keypair, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signalGroup, spawnInGroup } from "../../../test/fixtures/child-processes.ts";
-import { freePort } from "../../../test/fixtures/free-port.ts";
-import { withProgress } from "../../../test/fixtures/progress.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { signInAs } from "./fixtures/sign-in.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
-
-/**
- * `namereg dev` start-up until its banner (devnet, demo scenario, indexing, seeding, forsale's bond seen by the escrow
- * watcher) and Chromium's launch: measured at 73 s at load 24 on the shared two-core machine; 200 s holds on one
- * twice as slow under the same load.
- */
-const START_BOUND_MS = 200_000;
 /**
  * One step the page waits for: a transaction included (dev closes a ledger a second), then the indexer, the escrow
  * watcher and the page's own poll (every 3 s) each taking their next turn. Measured at most 6.4 s a step at load 24
@@ -38,13 +25,6 @@ const START_BOUND_MS = 200_000;
  * slow with room for a missed poll or two.
  */
 const STEP_BOUND_MS = 60_000;
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 function walletOf(key: Keypair, networkPassphrase: string): SignWith {
   return {
@@ -59,64 +39,25 @@ function walletOf(key: Keypair, networkPassphrase: string): SignWith {
 }
 
 describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
-  let child: ChildProcess | undefined;
-  let browser: Browser;
+  let dev: DevProcess;
+  let browser: BrowserSession;
   let page: Page;
   let base = "";
   let api: NameregApi;
   let server: rpc.Server;
   let rpcUrl = "";
   let registryId = "";
-  const output: string[] = [];
-  const consoleErrors: string[] = [];
   const buyerKey = demoKeypair("buyer");
   const buyer = buyerKey.publicKey();
   const sellerKey = demoKeypair("seller");
   const seller = sellerKey.publicKey();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-      );
-    const [port, devnetPort] = [await freePort(), await freePort()];
-    base = `http://127.0.0.1:${port}`;
-    child = spawnInGroup(process.execPath, [CLI, "dev"], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        DEVNET_PORT: String(devnetPort),
-        DEVNET_ADMIN_PORT: "0",
-        DATABASE_URL: "memory://",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const started = child;
-    const ready = new Promise<void>((resolve, reject) => {
-      const collect = (chunk: Buffer) => {
-        output.push(chunk.toString());
-        if (output.join("").includes("Ctrl-C stops everything.")) resolve();
-      };
-      started.stdout?.on("data", collect);
-      started.stderr?.on("data", collect);
-      started.once("exit", (code) => reject(new Error(`namereg dev exited (${code}): ${output.join("")}`)));
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`namereg dev did not start within ${START_BOUND_MS} ms: ${output.join("")}`)),
-        START_BOUND_MS,
-      );
-    });
-    try {
-      await Promise.race([ready, late]);
-    } catch (err) {
-      signalGroup(started, "SIGKILL");
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-    const banner = output.join("");
+    browser = await openBrowser({ prefix: "buyer-" });
+    page = browser.page;
+    dev = await startDevProcess();
+    base = dev.base;
+    const banner = dev.output();
     expect(banner).not.toContain("listing forsale failed");
     rpcUrl = /RPC URL\s+(\S+)/.exec(banner)?.[1] ?? "";
     registryId = /registry\s+(C[A-Z0-9]{55})/.exec(banner)?.[1] ?? "";
@@ -124,44 +65,14 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
     expect(registryId).not.toBe("");
     server = new rpc.Server(rpcUrl, { allowHttp: true });
     api = createApi({ baseUrl: base });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on("console", (m) => {
-      if (m.type() === "error") consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on("pageerror", (e) => consoleErrors.push(String(e)));
-  }, START_BOUND_MS + 30_000);
+  }, DEV_START_BOUND_MS + 30_000);
 
   afterAll(async () => {
     await browser?.close();
-    const running = child;
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    signalGroup(running, "SIGTERM");
-    const timer = setTimeout(() => signalGroup(running, "SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
+    await dev?.stop();
   }, 30_000);
 
-  async function check(name: string): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    expect(consoleErrors, name).toEqual([]);
-  }
+  const check = (name: string) => browser.check(name);
 
   const balance = async (account: string) =>
     BigInt(
@@ -188,11 +99,7 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
 
       await page.goto(`${base}/market/forsale`);
       await page.getByText("Sign in with your wallet to buy forsale.").waitFor();
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
-      const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-      await dialog.getByLabel("Act as").selectOption("buyer");
-      await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-      await page.getByRole("region", { name: "Wallet session" }).waitFor();
+      await signInAs(page, "buyer");
 
       // Before anything: no intent, no deposit, the seller named with a link to its account.
       const standing = page.getByRole("region", { name: "Where you stand" });
@@ -333,8 +240,8 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
         }
       });
       expect((await balance(seller)) - afterPropose).toBe(expected);
-      expect(consoleErrors).toEqual([]);
+      expect(browser.errors).toEqual([]);
     },
-    START_BOUND_MS + 10 * STEP_BOUND_MS,
+    DEV_START_BOUND_MS + 10 * STEP_BOUND_MS,
   );
 });
