@@ -13748,6 +13748,25 @@ export interface components {
         };
     };
     responses: {
+        /** @description `invalid_request`: a request no route could be matched for because the request itself is malformed (a URL that does not parse, a path segment too long, a missing or repeated Host header). */
+        InvalidRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "detail": "The URL is not valid."
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "invalid_request";
+                    detail?: string;
+                };
+            };
+        };
         /** @description `not_found`: no route has this path. A browser asking for a page (Accept: text/html) gets the web app's own page-not-found page instead. */
         NotFound: {
             headers: {

@@ -84,6 +84,7 @@ const json = () => ({ "application/json": { schema: ERROR_REF } });
  * the path does not take, is answered (plugins/errors.ts), and the global limit, which counts those too.
  */
 export const FRAMEWORK_RESPONSES: Readonly<Record<number, string>> = {
+  400: "InvalidRequest",
   404: "NotFound",
   405: "MethodNotAllowed",
   429: "RateLimited",
@@ -101,6 +102,17 @@ function errorOf(code: string): object {
 /** `components.responses` for the answers of FRAMEWORK_RESPONSES. */
 export function frameworkResponses(): Record<string, object> {
   return {
+    InvalidRequest: {
+      description:
+        "`invalid_request`: a request no route could be matched for because the request itself is malformed (a " +
+        "URL that does not parse, a path segment too long, a missing or repeated Host header).",
+      content: {
+        "application/json": {
+          schema: errorOf("invalid_request"),
+          example: { error: "invalid_request", detail: "The URL is not valid." },
+        },
+      },
+    },
     NotFound: {
       description:
         "`not_found`: no route has this path. A browser asking for a page (Accept: text/html) gets the web " +
