@@ -1,9 +1,11 @@
 // The buyer's path in a real browser (Debian's Chromium via playwright-core), against `namereg dev` itself run as a
 // process: its devnet, indexer, escrow watcher and the seeded `forsale` listing, as a person gets them. The demo's
-// new `buyer` signs in with the Demo wallet and starts buying forsale on its listing page; the seller proposes the
-// transfer to the buyer through the console's prepare route, signed with the seller's demo key by the client SDK
-// (its own page is not this test's); the page then offers paying the deposit, and once the escrow holds it,
-// accepting. Checked through the API (the namespace's owner, the sale in the history, the buyer's state) and on
+// new `buyer` follows the market list's "Buy forsale", signs in with the Demo wallet and starts buying; the seller
+// proposes the transfer to the buyer through the console's prepare route, signed with the seller's demo key by the
+// client SDK, while the seller's own namespace page watches in a second tab; the buyer's stepper then makes paying
+// the deposit, and once the escrow holds it, accepting, the buyer's turn — and the seller's stepper agrees at each
+// step; after the sale the buyer reads a receipt and the seller "Sold to … — you received …". Five clicks after
+// signing in. Checked through the API (the namespace's owner, the sale in the history, the buyer's state) and on
 // chain (the registry's owner; the seller's balance up by the price less the fee, plus the bond back, paid by the
 // escrow watcher). axe-core finds no serious or critical violation, no page logs an error, the page fits 390 px.
 
@@ -86,8 +88,20 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       }),
     );
 
+  /** The stepper's steps of `page` as `id:status`, in order (data-step, data-status: what the person sees as ✓ / now). */
+  const stepsOf = async (p: Page, label: string) =>
+    p
+      .getByRole("list", { name: label })
+      .locator(":scope > li")
+      .evaluateAll((items) =>
+        items.map((li) => `${li.getAttribute("data-step")}:${li.getAttribute("data-status")}`),
+      );
+  const waitSteps = async (p: Page, label: string, expected: readonly string[]) => {
+    await expect.poll(() => stepsOf(p, label), { timeout: STEP_BOUND_MS }).toEqual(expected);
+  };
+
   it(
-    "signs in as the new buyer, pays the deposit and accepts; the escrow pays the seller",
+    "signs in as the new buyer, pays the deposit and accepts in 5 clicks; the stepper and the seller's panel agree at each step",
     async () => {
       const listings = await unwrap(api.GET("/v1/market/listings"));
       const listing = listings.listings.find((l) => l.namespace === "forsale");
@@ -96,37 +110,80 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       const fee = (price * BigInt(listing.feeBps)) / 10_000n;
       const passphrase = (await server.getNetwork()).passphrase;
       const step = { timeout: STEP_BOUND_MS };
+      // What the person writes: 500 XLM, 487.5 XLM — never 7 decimals.
+      const xlm = (stroops: bigint) => `${(Number(stroops) / 1e7).toLocaleString("en-US")} XLM`;
 
-      await page.goto(`${base}/market/forsale`);
+      // The seller watches their namespace page in another tab, signed in as the seller.
+      const sellerPage = await browser.newPage();
+      await sellerPage.goto(`${base}/namespace/forsale`);
+      await signInAs(sellerPage, "seller");
+      await waitSteps(sellerPage, "Steps to sell", [
+        "list:done",
+        "bond:done",
+        "buyer:waiting",
+        "offer:next",
+        "deposit:next",
+        "accept:next",
+      ]);
+      await browser.check("seller's panel, listed, before any buyer", { page: sellerPage });
+
+      // The market list offers Buy; it leads straight to the buying steps.
+      await page.goto(`${base}/market`);
+      const buy = page.getByRole("link", { name: "Buy forsale" });
+      expect(await buy.getAttribute("href")).toBe("/market/forsale#buy");
+      await check("market list");
+      await buy.click();
       await page.getByText("Sign in with your wallet to buy forsale.").waitFor();
       await signInAs(page, "buyer");
+      let clicks = 0;
+      const click = async (locator: ReturnType<Page["getByRole"]>) => {
+        clicks++;
+        await locator.click();
+      };
 
-      // Before anything: no intent, no deposit, the seller named with a link to its account.
-      const standing = page.getByRole("region", { name: "Where you stand" });
-      // A term by its whole text: "Seller" is also the start of "Seller's proposal".
-      const term = (t: string) => standing.locator("dt", { hasText: new RegExp(`^${t}$`) }).locator("+ dd");
-      await term("Your intent").filter({ hasText: "None yet." }).waitFor(step);
-      expect(await term("Seller").getByRole("link").getAttribute("href")).toBe(`/account/${seller}`);
-      expect(await term("Your deposit").innerText()).toBe("Not paid yet.");
-      await check("listing page signed in as the new buyer");
-
-      await page.getByRole("button", { name: "Start buying forsale" }).click();
+      // Before anything: asking to buy is the buyer's turn; nothing else is.
+      const BUY = "Steps to buy";
+      await waitSteps(page, BUY, [
+        "request:now",
+        "proposal:next",
+        "deposit:next",
+        "accept:next",
+        "payout:next",
+      ]);
       const pay = page.getByRole("button", { name: "Pay the deposit" });
       const accept = page.getByRole("button", { name: "Accept forsale" });
-      await pay.waitFor();
-      await term("Your intent").filter({ hasText: "Valid until" }).waitFor(step);
       expect(await pay.isDisabled()).toBe(true);
       expect(await accept.isDisabled()).toBe(true);
-      await page
-        .getByText("Pay: Pay once the seller's proposal to you is live: a payment before it is sent back.")
-        .waitFor();
+      await check("listing page signed in as the new buyer");
+
+      await click(page.getByRole("button", { name: "Start buying forsale" }));
+      await waitSteps(page, BUY, [
+        "request:done",
+        "proposal:waiting",
+        "deposit:next",
+        "accept:next",
+        "payout:next",
+      ]);
+      // A disabled button says why, beside it.
+      expect(await pay.isDisabled()).toBe(true);
+      expect(await page.locator("#buy-pay-why").innerText()).toBe(
+        "Pay once the seller's proposal to you is live: a payment before it is sent back.",
+      );
       const minted = await buyerState(listing.id);
       expect(minted.intent).toMatchObject({ expired: false });
       expect(minted.deposit.state).toBe("none");
-      expect(minted.proposal.state).toBe("none");
       await check("after starting to buy");
+      await waitSteps(sellerPage, "Steps to sell", [
+        "list:done",
+        "bond:done",
+        "buyer:done",
+        "offer:now",
+        "deposit:next",
+        "accept:next",
+      ]);
+      await browser.check("seller's panel, a buyer asked", { page: sellerPage });
 
-      // The seller proposes the transfer to the buyer: the console's prepare route, signed with the seller's key.
+      // The seller offers the namespace to the buyer: the console's prepare route, signed with the seller's key.
       const sellerWallet = walletOf(sellerKey, passphrase);
       const session = { token: await signIn(api, sellerWallet), namespace: "forsale" };
       const proposed = await proposeTransfer(api, { listingId: listing.id, buyer }, session, sellerWallet);
@@ -141,59 +198,114 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       const bond = xlmToStroops(sellerView.listings.find((l) => l.id === listing.id)?.bond.amountXlm ?? "0");
       expect(bond).toBeGreaterThan(0n);
 
-      // The page's poll sees the proposal and offers paying.
-      await term("Seller's proposal").filter({ hasText: "Live: proposed to you until" }).waitFor(step);
-      await page.getByRole("button", { name: "Pay the deposit", disabled: false }).waitFor(step);
-      await pay.click();
+      // The page's poll sees the offer: paying is the buyer's turn, its button enabled.
+      await waitSteps(page, BUY, [
+        "request:done",
+        "proposal:done",
+        "deposit:now",
+        "accept:next",
+        "payout:next",
+      ]);
+      await waitSteps(sellerPage, "Steps to sell", [
+        "list:done",
+        "bond:done",
+        "buyer:done",
+        "offer:done",
+        "deposit:waiting",
+        "accept:next",
+      ]);
+      await browser.check("seller's panel, offered", { page: sellerPage });
+      await click(pay);
       const payReview = page.getByRole("region", { name: "Review: Pay the deposit for forsale" });
       await payReview.waitFor(step);
-      const reviewed = (t: string) => payReview.locator("dt", { hasText: t }).locator("+ dd").innerText();
-      expect(await reviewed("Pays to")).toBe(
-        `the marketplace escrow, as the deposit for forsale (${listings.escrow})`,
-      );
-      expect(await reviewed("Amount")).toBe(`${listing.priceXlm.replace(/\.?0+$/, "")} XLM`);
-      expect(await reviewed("Memo")).toBe(
-        `${minted.intent?.memoHash} (your intent's memo, which ties the payment to your intent)`,
-      );
+      const reviewed = (t: string) =>
+        payReview
+          .locator("dt", { hasText: new RegExp(`^${t}$`) })
+          .first()
+          .locator("+ dd")
+          .innerText();
+      expect(await reviewed("Pays to")).toBe("the marketplace escrow, as the deposit for forsale");
+      expect(await reviewed("Amount")).toBe(xlm(price));
+      expect(await reviewed("Memo")).toBe("your intent's memo, which ties the payment to your intent");
       expect(await reviewed("Signed by")).toBe(buyer);
+      // The raw values stay one click away, under Details.
+      const payDetails = payReview.locator("details");
+      await payDetails.locator("summary").click();
+      expect(await payDetails.innerText()).toContain(listings.escrow);
+      expect(await payDetails.innerText()).toContain(minted.intent?.memoHash ?? "?");
+      await payDetails.locator("summary").click();
       await check("review of the deposit");
-      await payReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }).click();
+      await click(payReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }));
       await page.getByRole("status").filter({ hasText: "Done: Pay the deposit for forsale." }).waitFor(step);
-      await page.getByRole("button", { name: "Close" }).click();
 
-      // The escrow watcher funds the deposit once the indexer has the proposal; the page then offers accepting.
-      await term("Your deposit").filter({ hasText: "Held in the escrow" }).waitFor(step);
-      expect(await term("Your payment").getByRole("link").getAttribute("href")).toMatch(
-        /^\/tx\/[0-9a-f]{64}$/,
-      );
+      // The escrow watcher funds the deposit; accepting is then the buyer's turn — no Close to press first.
+      await waitSteps(page, BUY, [
+        "request:done",
+        "proposal:done",
+        "deposit:done",
+        "accept:now",
+        "payout:next",
+      ]);
+      expect(await page.getByRole("button", { name: "Close" }).count()).toBe(0);
       await page.getByRole("button", { name: "Accept forsale", disabled: false }).waitFor(step);
-      expect(await pay.isDisabled()).toBe(true);
+      expect(await pay.count()).toBe(0);
       await check("deposit held");
-      await accept.click();
+      await waitSteps(sellerPage, "Steps to sell", [
+        "list:done",
+        "bond:done",
+        "buyer:done",
+        "offer:done",
+        "deposit:done",
+        "accept:waiting",
+      ]);
+      await browser.check("seller's panel, deposit held", { page: sellerPage });
+      await click(accept);
       const acceptReview = page.getByRole("region", { name: "Review: Accept forsale" });
       await acceptReview.waitFor(step);
       const acceptTerm = (t: string) =>
-        acceptReview.locator("dt", { hasText: t }).locator("+ dd").innerText();
-      expect(await acceptTerm("Contract")).toBe(`the namespace registry (${registryId})`);
-      expect(await acceptTerm("Function")).toBe("accept_transfer");
+        acceptReview
+          .locator("dt", { hasText: new RegExp(`^${t}$`) })
+          .first()
+          .locator("+ dd")
+          .innerText();
+      expect(await acceptTerm("Contract")).toBe("the namespace registry");
       expect(await acceptTerm("Signed by")).toBe(buyer);
-      await acceptReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }).click();
+      const acceptDetails = acceptReview.locator("details");
+      await acceptDetails.locator("summary").click();
+      expect(await acceptDetails.innerText()).toContain(registryId);
+      expect(await acceptDetails.innerText()).toContain("accept_transfer");
+      await acceptDetails.locator("summary").click();
+      await check("review of the acceptance");
+      await click(acceptReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }));
       await page.getByRole("status").filter({ hasText: "Done: Accept forsale." }).waitFor(step);
-      await page.getByRole("button", { name: "Close" }).click();
+      // At most 6 clicks after signing in.
+      expect(clicks).toBe(5);
 
-      // The escrow settles the sale and pays the seller; the page shows it, with the payout's transaction.
-      await term("Sale").filter({ hasText: "Sold to you on" }).waitFor(step);
-      const paidTerm = standing.locator("dt", { hasText: /^Seller paid \(.*, paid\)$/ });
-      await paidTerm.waitFor(step);
-      expect(await paidTerm.innerText()).toBe(
-        `Seller paid (${(Number(price - fee) / 1e7).toFixed(7)} XLM, paid)`,
+      // The escrow settles the sale and pays the seller: the stepper becomes a receipt; no Pay, no Accept.
+      const receipt = page.getByRole("status").filter({ hasText: "forsale is yours" });
+      await receipt.waitFor(step);
+      const term = (t: string) => receipt.locator("dt", { hasText: new RegExp(`^${t}$`) }).locator("+ dd");
+      expect(await term("You paid").innerText()).toMatch(
+        new RegExp(`^${xlm(price)}, in transaction [0-9a-f]{64}$`),
       );
-      expect(await paidTerm.locator("+ dd").getByRole("link").getAttribute("href")).toMatch(
+      await term("The seller received")
+        .filter({ hasText: xlm(price - fee) })
+        .waitFor(step);
+      expect(await term("The seller received").getByRole("link").getAttribute("href")).toMatch(
         /^\/tx\/[0-9a-f]{64}$/,
       );
+      expect(await term("Market fee").innerText()).toBe(`${xlm(fee)} (2.5 % market fee)`);
+      expect(await pay.count()).toBe(0);
+      expect(await accept.count()).toBe(0);
+      expect(await page.getByRole("list", { name: BUY }).count()).toBe(0);
       // Nothing of the deposit came back to the buyer.
-      expect(await standing.locator("dt", { hasText: "to you (" }).count()).toBe(0);
+      expect(await page.getByRole("region", { name: "Sent back to you" }).count()).toBe(0);
       await check("after the sale");
+      // The seller's panel: sold, paid, with the payment's transaction.
+      const sold = sellerPage.getByRole("status").filter({ hasText: "Sold to" });
+      await sold.filter({ hasText: `you received ${xlm(price - fee)}` }).waitFor(step);
+      expect(await sold.getByRole("link", { name: buyer }).getAttribute("href")).toBe(`/account/${buyer}`);
+      await browser.check("seller's panel after the sale", { page: sellerPage });
 
       // Through the API: the owner, the sale in the history, the buyer's state.
       const ns = await unwrap(
@@ -211,11 +323,11 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
         buyer,
         badge: "escrow",
       });
-      const sold = await buyerState(listing.id);
-      expect(sold.listing.state).toBe("sold");
-      expect(sold.deposit.state).toBe("paid_out");
-      expect(sold.settlement.state).toBe("sold_to_you");
-      const payout = sold.settlement.sale?.sellerPayout;
+      const after = await buyerState(listing.id);
+      expect(after.listing.state).toBe("sold");
+      expect(after.deposit.state).toBe("paid_out");
+      expect(after.settlement.state).toBe("sold_to_you");
+      const payout = after.settlement.sale?.sellerPayout;
       expect(payout).toMatchObject({ purpose: "seller", destination: seller, state: "paid" });
       expect(xlmToStroops(payout?.amountXlm ?? "0")).toBe(price - fee);
 
