@@ -4,10 +4,15 @@ import { stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
-import { untilSignal } from "../process/until-signal.ts";
+import { catchUpCommand } from "../watchers/catch-up-command.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
+import { registerEscrowGauges } from "./metrics.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
+import { ESCROW_CURSOR } from "./status.ts";
+import { storeEscrowPayments } from "./watcher.ts";
 import { ESCROW_WATCHER_VARIABLES, runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
@@ -61,9 +66,31 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const { signal } = untilSignal();
-    await runEscrowWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
-    await rt.database.close();
+    const metrics = new ServiceMetrics();
+    registerEscrowGauges(metrics.registry, rt.database.replica, () => new Date());
+    await runObserved(rt, metrics.registry, (signal) =>
+      runEscrowWatcherProcess({
+        config: rt.config,
+        database: rt.database,
+        logger: rt.logger,
+        signal,
+        metrics,
+      }),
+    );
+    return;
+  }
+  if (sub === "catch-up") {
+    await catchUpCommand(
+      {
+        feature: "escrow",
+        what: "escrow watcher",
+        cursorName: ESCROW_CURSOR,
+        account: (config) => config.market.escrowAccount,
+        accountVariable: "ESCROW_ACCOUNT",
+        store: storeEscrowPayments,
+      },
+      rest,
+    );
     return;
   }
   if (!OPERATOR_COMMANDS.has(sub ?? "")) {
