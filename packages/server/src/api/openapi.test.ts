@@ -192,6 +192,7 @@ describe("the OpenAPI document", () => {
       });
     }
     expect(Object.keys(document.components.responses)).toEqual([
+      "InvalidRequest",
       "NotFound",
       "MethodNotAllowed",
       "RateLimited",
