@@ -25,7 +25,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Every child process a test starts is killed when the test ends, and a test that left one running fails.
-    setupFiles: ["packages/server/test/no-leftover-processes.ts"],
+    // And every answer a file's apps send must be one docs/openapi.json describes (answers-match-document.ts).
+    setupFiles: [
+      "packages/server/test/answers-match-document.ts",
+      "packages/server/test/no-leftover-processes.ts",
+    ],
     reporters: ["default"],
     projects: [
       {

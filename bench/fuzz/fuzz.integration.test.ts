@@ -1,8 +1,9 @@
 // The short, seeded variant of the fuzz suite (bench/fuzz/run.ts runs 10,000): requests generated from the OpenAPI
 // document against the app over the indexed demo. Speed is the benchmark's business; this checks every answer's
-// shape: no 5xx but an honest 503, a known error code on every 4xx, nothing internal in any body.
+// shape: no 5xx but an honest 503, a known error code on every 4xx, nothing internal in any body — and, with every
+// other suite's, that the OpenAPI document describes each answer (status, error code, body).
 import { buildApp, ChainClient, contractEnv } from "@namereg/server";
-import { type IndexedDemoChain, indexDemo, testConfig } from "@namereg/server/testing";
+import { type IndexedDemoChain, indexDemo, recordedAnswers, testConfig } from "@namereg/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fuzzRequests, injectTarget, runFuzz } from "./fuzz.ts";
 
@@ -54,6 +55,8 @@ describe("fuzzing the API from its OpenAPI document", () => {
       [],
     );
     expect(report.requests).toBe(1500);
+    // Each answer is also checked against the document when the file ends (answers-match-document.ts): all of them.
+    expect(recordedAnswers().length).toBeGreaterThanOrEqual(1500);
     expect(Object.keys(report.byStatus)).toEqual(expect.arrayContaining(["200", "400", "401", "404"]));
   });
 });

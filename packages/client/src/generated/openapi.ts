@@ -21,12 +21,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Liveness: the process answers */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ok": true,
+                         *       "service": "namereg"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
@@ -37,6 +50,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -52,6 +73,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -67,6 +95,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -106,12 +142,35 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Service status: each component's state and the observed ledger */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 205,
+                         *       "components": [
+                         *         {
+                         *           "name": "Database",
+                         *           "state": "operational"
+                         *         },
+                         *         {
+                         *           "name": "the service RPC",
+                         *           "state": "operational",
+                         *           "ledger": 205
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             ledger: number | null;
                             components: ({
@@ -186,6 +245,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -201,6 +267,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -216,6 +290,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -231,6 +312,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -270,12 +359,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The chain's latest ledger as the service observes it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 205,
+                         *       "closedAt": "2026-12-01T16:00:03.000Z",
+                         *       "observedAt": "2026-12-01T16:00:04.305Z",
+                         *       "source": "rpc"
+                         *     }
+                         */
                         "application/json": {
                             ledger: number;
                             closedAt: string | null;
@@ -289,6 +393,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -304,6 +415,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -319,6 +438,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -334,6 +460,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -373,12 +507,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Counts of namespaces, names and subnames, with the observed ledger */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": 4,
+                         *       "names": 4,
+                         *       "subnames": 1,
+                         *       "ledger": 205
+                         *     }
+                         */
                         "application/json": {
                             namespaces: number;
                             names: number;
@@ -390,6 +539,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -405,6 +561,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -420,6 +584,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -435,6 +606,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -474,12 +653,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The network and the public RPC wallets check transactions against */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "network": "Standalone Network ; February 2017",
+                         *       "publicRpcUrl": "http://127.0.0.1:9251"
+                         *     }
+                         */
                         "application/json": {
                             /** @description The network passphrase; null when none is configured. */
                             network: string | null;
@@ -491,6 +683,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -506,6 +705,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -521,6 +728,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -536,6 +750,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -575,12 +797,30 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description How much of the chain the mirror has read, and any gaps */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "source": "indexed",
+                         *       "complete": true,
+                         *       "processedLedger": 206,
+                         *       "headLedger": 206,
+                         *       "processedAt": "2026-12-01T16:00:04.539Z",
+                         *       "headObservedAt": "2026-12-01T16:00:04.483Z",
+                         *       "gaps": []
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             source: "indexed";
@@ -601,6 +841,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -616,6 +863,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -631,6 +886,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -646,6 +908,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -692,12 +962,71 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The archive of indexed contract events, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "events": [
+                         *         {
+                         *           "id": "0000000038654709760-0000000000",
+                         *           "contractId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *           "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *           "ledger": 9,
+                         *           "at": "2026-11-28T15:56:41.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.272Z",
+                         *           "type": "name_v1",
+                         *           "topics": [
+                         *             "AAAADwAAAAduYW1lX3YxAA==",
+                         *             "AAAADQAAACDJWXaFLJJJ25IoTxpQby3zdvPmQMlbEaQV1VL/06JnUg=="
+                         *           ],
+                         *           "data": "AAAAEQAAAAEAAAAFAAAADwAAAAZhY3Rpb24AAAAAAA8AAAAFaXNzdWUAAAAAAAAPAAAAB2FkZHJlc3MAAAAAEgAAAAAAAAAAPdu3WcGRUzlfpV2tv6Ds4CrVAaRbxyI7W+ogozy8yKIAAAAPAAAACmV4cGlyZXNfYXQAAAAAAAUAAAAAAAAAAAAAAA8AAAAGaG9sZGVyAAAAAAASAAAAAAAAAAA927dZwZFTOV+lXa2/oOzgKtUBpFvHIjtb6iCjPLzIogAAAA8AAAAFbGFiZWwAAAAAAAANAAAABWFsaWNlAAAA",
+                         *           "inSuccessfulContractCall": true,
+                         *           "transactionIndex": 1,
+                         *           "operationIndex": 0
+                         *         },
+                         *         {
+                         *           "id": "0000000060129546240-0000000000",
+                         *           "contractId": "CDNJ37W5DX2TO6OHMCG5B7MIRML6PVU7QCFVTYEMFIYMDHKOAFZ3ZZAN",
+                         *           "txHash": "a84cf864e00a211e0dc6087e9fe0b5111a52154785e8db407d4b91448939aefc",
+                         *           "ledger": 14,
+                         *           "at": "2026-11-28T15:57:06.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.745Z",
+                         *           "type": "pay_v1",
+                         *           "topics": [
+                         *             "AAAADwAAAAZwYXlfdjEAAA==",
+                         *             "AAAADQAAACDJWXaFLJJJ25IoTxpQby3zdvPmQMlbEaQV1VL/06JnUg=="
+                         *           ],
+                         *           "data": "AAAAEQAAAAEAAAACAAAADwAAAAdhZGRyZXNzAAAAABIAAAAAAAAAAD3bt1nBkVM5X6Vdrb+g7OAq1QGkW8ciO1vqIKM8vMiiAAAADwAAAARtZW1vAAAADgAAAAphY21lLWFsaWNlAAA=",
+                         *           "inSuccessfulContractCall": true,
+                         *           "transactionIndex": 1,
+                         *           "operationIndex": 0
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJhZnRlciI6IjAwMDAwMDAwNjAxMjk1NDYyNDAtMDAwMDAwMDAwMCIsImYiOiI4MmFiN2NhNWQyOTMwZDQ2In0",
+                         *       "hasMore": true,
+                         *       "truncated": true,
+                         *       "coverage": {
+                         *         "source": "indexed",
+                         *         "complete": true,
+                         *         "processedLedger": 206,
+                         *         "headLedger": 206,
+                         *         "processedAt": "2026-12-01T16:00:04.539Z",
+                         *         "headObservedAt": "2026-12-01T16:00:04.483Z",
+                         *         "gaps": []
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             events: {
                                 id: string;
@@ -738,6 +1067,13 @@ export interface paths {
                 /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -753,6 +1089,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -768,6 +1112,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -783,6 +1134,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -835,6 +1194,13 @@ export interface paths {
                 /** @description Server-sent events: each change as `id: <position>` and `data: <event JSON>` (docs/webhooks.md); `event: reset` when the asked position cannot be resumed; a comment line as heartbeat. */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -844,6 +1210,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -859,6 +1232,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -874,6 +1255,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -889,6 +1277,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -930,12 +1326,25 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SEP-10: a challenge transaction for a wallet to sign */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "transaction": "AAAAAgAAAAAmTb92u9UPsBlBmBaDQkvzYfTaslIXKwa2q6el+kXxwQAAAMgAAAAAAAAAAAAAAAEAAAAAaw7vBgAAAABrDvKKAAAAAAAAAAIAAAABAAAAAD3bt1nBkVM5X6Vdrb+g7OAq1QGkW8ciO1vqIKM8vMiiAAAACgAAAA5sb2NhbGhvc3QgYXV0aAAAAAAAAQAAAEBiMWlLbDNGdzhBY0lKY2hSV2MvV3FNdlZyTlJDYUhRRndLUWZCRkllcVhVZmZPRHVhbGhwUlFzUi92TTdTZllVAAAAAQAAAAAmTb92u9UPsBlBmBaDQkvzYfTaslIXKwa2q6el+kXxwQAAAAoAAAAPd2ViX2F1dGhfZG9tYWluAAAAAAEAAAAJbG9jYWxob3N0AAAAAAAAAAAAAAH6RfHBAAAAQP/QZAxt2g1qCMp9OASW1CGK9vLofVgnZjR/WEkghjmCOgnI0lPsYlzt8lXfIdMspRFzgY0n7zAMnpK0755ioQc=",
+                         *       "network_passphrase": "Standalone Network ; February 2017"
+                         *     }
+                         */
                         "application/json": {
                             transaction: string;
                             network_passphrase: string;
@@ -945,6 +1354,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -960,6 +1376,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -975,6 +1399,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -990,6 +1421,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1021,9 +1460,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description SEP-10: exchange the signed challenge for a session token */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1035,6 +1481,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1050,6 +1503,13 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1065,6 +1525,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1080,6 +1547,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1095,6 +1569,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1110,6 +1592,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1125,6 +1614,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1164,9 +1661,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description End the session */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1179,6 +1683,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1194,6 +1705,13 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1209,6 +1727,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1224,6 +1750,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1239,6 +1772,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1285,9 +1826,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare a change of the namespace's subname policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1305,6 +1850,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1320,6 +1869,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1335,6 +1888,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1350,6 +1907,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1365,6 +1926,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `subnames_unsupported` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1380,6 +1945,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1395,6 +1964,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1410,6 +1983,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1425,6 +2003,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1440,6 +2022,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1486,9 +2073,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare a change of the namespace's network-address policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1506,6 +2097,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `unsupported_network`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1521,6 +2116,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1536,6 +2135,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1551,6 +2154,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1566,6 +2173,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1581,6 +2192,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1596,6 +2211,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1611,6 +2230,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1626,6 +2250,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1641,6 +2269,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1686,9 +2319,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: submit a signed console transaction and follow it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1700,9 +2337,13 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Owner: submit a signed console transaction and follow it */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1718,6 +2359,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `transaction_not_allowed`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1733,6 +2378,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1748,6 +2397,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1763,6 +2416,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1778,6 +2435,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1793,6 +2454,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1808,6 +2473,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1823,6 +2492,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1838,6 +2512,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1853,6 +2531,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1899,9 +2582,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: set the namespace's display name and logo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1917,6 +2604,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1932,6 +2623,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1947,6 +2642,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1962,6 +2661,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1977,6 +2680,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1992,6 +2699,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2007,6 +2718,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2022,6 +2737,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2037,6 +2757,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2052,6 +2776,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2112,9 +2841,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Claimant: prepare the announcement of a namespace claim, with the fee */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2136,6 +2869,10 @@ export interface paths {
                 /** @description `claim_fee_quote_required`, `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2151,6 +2888,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2166,6 +2907,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2181,6 +2926,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2196,6 +2945,10 @@ export interface paths {
                 /** @description `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2211,6 +2964,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2226,6 +2983,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2241,6 +3002,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2256,6 +3022,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2271,6 +3041,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2308,9 +3083,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's unsettled listings and the buyers holding an intent */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2383,6 +3162,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2398,6 +3181,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2413,6 +3200,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2428,6 +3219,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2443,6 +3238,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2458,6 +3257,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2473,6 +3277,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2488,6 +3296,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2520,9 +3333,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: list the namespace for sale */
                 201: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2551,6 +3368,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_node`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2566,6 +3387,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2581,6 +3406,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2596,6 +3425,10 @@ export interface paths {
                 /** @description `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2611,6 +3444,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `listing_exists`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2626,6 +3463,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2641,6 +3482,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2656,6 +3501,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2671,6 +3521,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2686,6 +3540,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2727,9 +3586,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: withdraw a listing */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2750,6 +3613,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2765,6 +3632,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2780,6 +3651,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2795,6 +3670,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2810,6 +3689,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2825,6 +3708,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2840,6 +3728,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2855,6 +3747,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2892,9 +3789,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's billing state and payments */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2937,6 +3838,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2952,6 +3857,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2967,6 +3876,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2982,6 +3895,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2997,6 +3914,10 @@ export interface paths {
                 /** @description `billing_disabled`, `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3012,6 +3933,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3027,6 +3953,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3042,6 +3972,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3091,9 +4026,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare paying whole billing periods, with the namespace's node as hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3126,6 +4065,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3141,6 +4084,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3156,6 +4103,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3171,6 +4122,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3186,6 +4141,10 @@ export interface paths {
                 /** @description `billing_disabled`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3201,6 +4160,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3216,6 +4179,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3231,6 +4198,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3246,6 +4218,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3261,6 +4237,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3298,9 +4279,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: the namespace's webhook endpoints */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3324,6 +4309,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3339,6 +4328,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3354,6 +4347,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3369,6 +4366,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3384,6 +4385,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3399,6 +4404,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3414,6 +4424,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3429,6 +4443,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3461,9 +4480,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: register a webhook endpoint (its secret is shown once) */
                 201: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3480,6 +4503,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `invalid_webhook_url`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3495,6 +4522,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3510,6 +4541,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3525,6 +4560,10 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3540,6 +4579,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed`, `webhook_limit_reached` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3555,6 +4598,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3570,6 +4617,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3585,6 +4636,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3600,6 +4656,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3615,6 +4675,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3657,9 +4722,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: delete a webhook endpoint and its delivery log */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3673,6 +4742,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3688,6 +4761,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3703,6 +4780,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3718,6 +4799,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3733,6 +4818,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3748,6 +4837,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3763,6 +4857,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3778,6 +4876,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3818,9 +4921,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: a new signing secret; the old one signs too for 24 hours */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3835,6 +4942,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3850,6 +4961,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3865,6 +4980,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3880,6 +4999,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3895,6 +5018,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3910,6 +5037,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3925,6 +5057,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3940,6 +5076,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3982,9 +5123,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: an endpoint's deliveries and their attempts, newest first */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4029,6 +5174,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4044,6 +5193,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4059,6 +5212,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4074,6 +5231,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4089,6 +5250,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4104,6 +5269,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4119,6 +5289,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4134,6 +5308,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4178,9 +5357,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: queue a delivery again now (re-enables a disabled endpoint) */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4215,6 +5398,10 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4230,6 +5417,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4245,6 +5436,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4260,6 +5455,10 @@ export interface paths {
                 /** @description `delivery_not_found`, `namespace_not_found`, `webhook_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4275,6 +5474,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4290,6 +5493,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4305,6 +5513,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4320,6 +5532,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4365,9 +5582,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Claimant: prepare withdrawing the session's own claim */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4386,6 +5607,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4401,6 +5626,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4416,6 +5645,10 @@ export interface paths {
                 /** @description `not_claimant`, `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4431,6 +5664,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4446,6 +5683,10 @@ export interface paths {
                 /** @description `claim_not_open`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4461,6 +5702,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4476,6 +5721,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4491,6 +5740,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4506,6 +5760,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4521,6 +5779,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4562,9 +5825,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare the listing's bond payment to the escrow, with its hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4596,6 +5863,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4611,6 +5882,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4626,6 +5901,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4641,6 +5920,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4656,6 +5939,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4671,6 +5958,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4686,6 +5978,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4701,6 +5997,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4753,9 +6054,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare proposing the namespace's transfer to a buyer with an intent (propose_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4779,6 +6084,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4794,6 +6103,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4809,6 +6122,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4824,6 +6141,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4839,6 +6160,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled`, `namespace_changed` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4854,6 +6179,10 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4869,6 +6198,10 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4884,6 +6217,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4899,6 +6237,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4914,6 +6256,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4955,9 +6302,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Owner: prepare withdrawing the namespace's transfer proposal (cancel_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4976,6 +6327,10 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request`, `wallet_session_required` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -4991,6 +6346,10 @@ export interface paths {
                 /** @description `unauthorized` */
                 401: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5006,6 +6365,10 @@ export interface paths {
                 /** @description `not_namespace_owner` */
                 403: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5021,6 +6384,10 @@ export interface paths {
                 /** @description `namespace_not_found`, `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5036,6 +6403,10 @@ export interface paths {
                 /** @description `contract_owner_requires_adapter`, `insufficient_balance`, `market_disabled`, `namespace_changed`, `no_transfer_proposal` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5051,6 +6422,11 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5066,6 +6442,10 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5081,6 +6461,11 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5121,12 +6506,28 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace's subname policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespace": "acme",
+                         *       "version": 1,
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "owner": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4"
+                         *     }
+                         */
                         "application/json": {
                             namespace: string;
                             /** @enum {number} */
@@ -5141,6 +6542,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5156,6 +6564,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5168,9 +6583,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5186,6 +6631,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5198,15 +6650,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5247,12 +6707,46 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description One subname: its record and its parent */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "pay.alice.acme",
+                         *       "parent": "alice.acme",
+                         *       "parentContext": {
+                         *         "name": "alice.acme",
+                         *         "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "generation": "1",
+                         *         "active": true,
+                         *         "expiresAt": null
+                         *       },
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "record": {
+                         *         "exists": true,
+                         *         "active": true,
+                         *         "validBinding": true,
+                         *         "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "parentGeneration": "1",
+                         *         "generation": "1",
+                         *         "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "expiresAt": null,
+                         *         "policy": "enabled",
+                         *         "source": "chain"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             parent: string;
@@ -5286,6 +6780,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5301,6 +6802,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5313,9 +6821,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5331,6 +6869,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5343,15 +6888,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5393,12 +6946,64 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The subnames of a name, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "parent": "alice.acme",
+                         *       "parentContext": {
+                         *         "name": "alice.acme",
+                         *         "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *         "generation": "1",
+                         *         "active": true,
+                         *         "expiresAt": null
+                         *       },
+                         *       "policy": "enabled",
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "subnames": [
+                         *         {
+                         *           "exists": true,
+                         *           "active": true,
+                         *           "validBinding": true,
+                         *           "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "parentGeneration": "1",
+                         *           "generation": "1",
+                         *           "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "policy": "enabled",
+                         *           "source": "chain",
+                         *           "name": "pay.alice.acme"
+                         *         },
+                         *         {
+                         *           "exists": false,
+                         *           "active": false,
+                         *           "validBinding": true,
+                         *           "controller": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "parentGeneration": "1",
+                         *           "generation": "1",
+                         *           "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "policy": "enabled",
+                         *           "source": "chain",
+                         *           "name": "old.alice.acme"
+                         *         }
+                         *       ],
+                         *       "offset": 0,
+                         *       "nextOffset": null,
+                         *       "source": "chain"
+                         *     }
+                         */
                         "application/json": {
                             parent: string;
                             parentContext: {
@@ -5436,6 +7041,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5451,6 +7063,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5463,9 +7082,39 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `subnames_unsupported` */
+                409: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "subnames_unsupported";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5481,6 +7130,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5493,15 +7149,23 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `database_unavailable` */
+                /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "database_unavailable";
+                            error: "chain_unavailable" | "database_unavailable";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5548,9 +7212,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Holder: prepare creating or removing a subname */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5570,6 +7241,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5585,6 +7263,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found`, `parent_inactive` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5600,6 +7285,13 @@ export interface paths {
                 /** @description `contract_holder_requires_adapter`, `insufficient_balance`, `name_taken`, `subname_creation_disabled`, `subname_generation_mismatch`, `subnames_suspended`, `subnames_unsupported` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5615,6 +7307,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5630,6 +7329,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5645,6 +7351,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5660,6 +7374,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5675,6 +7396,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5715,12 +7444,29 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Which networks a namespace accepts addresses for */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "version": 1,
+                         *       "namespace": "acme",
+                         *       "networks": [
+                         *         "ethereum",
+                         *         "bitcoin"
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {number} */
                             version: 1;
@@ -5732,6 +7478,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5747,6 +7500,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5762,6 +7522,13 @@ export interface paths {
                 /** @description `multichain_unsupported`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5777,6 +7544,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5792,6 +7567,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5807,6 +7589,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5852,12 +7642,26 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's address on another network */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "network": "ethereum",
+                         *       "address": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             network: string;
@@ -5868,6 +7672,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5880,15 +7691,22 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `name_expired`, `name_not_found` */
+                /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "name_expired" | "name_not_found";
+                            error: "name_expired" | "name_not_found" | "namespace_not_found";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5898,6 +7716,13 @@ export interface paths {
                 /** @description `chain_disabled`, `multichain_unsupported`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5913,6 +7738,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5928,6 +7761,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -5943,6 +7783,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6017,9 +7865,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Holder: prepare one record change of a name (network address, text, payment, address, display or primary name) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6054,6 +7909,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_chain_address`, `invalid_name`, `invalid_request`, `unsupported_network` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6069,6 +7931,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6084,6 +7953,13 @@ export interface paths {
                 /** @description `chain_disabled`, `contract_holder_requires_adapter`, `insufficient_balance`, `multichain_unsupported`, `no_payment_address`, `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6099,6 +7975,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6114,6 +7997,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6129,6 +8019,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6144,6 +8042,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6159,6 +8064,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6204,9 +8117,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6218,9 +8138,16 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 202: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6236,6 +8163,13 @@ export interface paths {
                 /** @description `invalid_request`, `transaction_not_allowed` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6248,9 +8182,16 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
+                /** @description Submit a signed transaction this service prepared, and follow it */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6269,6 +8210,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6284,6 +8232,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6299,6 +8254,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6314,6 +8277,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6329,6 +8299,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6371,12 +8349,29 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Resolve a name to the account to pay */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "account": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "ownership": "permanent",
+                         *       "storage": "live",
+                         *       "expires_at": null,
+                         *       "ledger": 9
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             account: string;
@@ -6392,9 +8387,22 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "invalid_name",
+                         *       "detail": "label: must be a label: 1 to 63 characters of a-z, 0-9 and '-', not starting or ending with '-' (A-Z is lower-cased)"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "invalid_name" | "invalid_request";
@@ -6407,9 +8415,22 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "name_not_found",
+                         *       "name": "nobody.acme"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "name_expired" | "name_not_found";
@@ -6422,6 +8443,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6437,6 +8466,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6452,6 +8488,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6789,12 +8833,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The names an account holds */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "namespace": "acme",
+                         *           "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *           "issuedLedger": 9
+                         *         }
+                         *       ],
+                         *       "truncated": false
+                         *     }
+                         */
                         "application/json": {
                             holder: string;
                             names: {
@@ -6811,6 +8877,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6826,6 +8899,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6841,6 +8922,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6856,6 +8944,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6900,12 +8996,35 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name: holder, ownership, expiry, issue */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "namespace": "acme",
+                         *       "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "ownership": "permanent",
+                         *       "storage": "live",
+                         *       "expiresAt": null,
+                         *       "resolutions": 1,
+                         *       "issuedLedger": 9,
+                         *       "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *       "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *       "operator": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4",
+                         *       "operatorName": "Acme"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             namespace: string;
@@ -6927,6 +9046,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6942,9 +9068,22 @@ export interface paths {
                 /** @description `name_expired`, `name_not_issued`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "namespace_not_found",
+                         *       "namespace": "nosuch"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "name_expired" | "name_not_issued" | "namespace_not_found";
@@ -6957,6 +9096,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6972,6 +9119,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -6987,6 +9141,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7034,12 +9196,36 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's lifecycle: issued, transferred, reclaimed; paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *       "issuedLedger": 9,
+                         *       "events": [
+                         *         {
+                         *           "action": "issued",
+                         *           "ledger": 9,
+                         *           "txHash": "bcad8236e569cc54a4186f46678aeb31fbca68b7f06866c35f07eba14f7aad6b",
+                         *           "at": "2026-11-28T15:56:41.000Z",
+                         *           "ingestedAt": "2026-12-01T15:57:16.272Z"
+                         *         }
+                         *       ],
+                         *       "nextCursor": null
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             issuedAt: string | null;
@@ -7060,6 +9246,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7075,6 +9268,13 @@ export interface paths {
                 /** @description `name_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7090,6 +9290,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7105,6 +9313,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7120,6 +9335,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7164,12 +9387,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A name's address and text records */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme",
+                         *       "node": "c95976852c9249db92284f1a506f2df376f3e640c95b11a415d552ffd3a26752",
+                         *       "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "text": {
+                         *         "avatar": "https://avatars.example/alice.png",
+                         *         "url": "https://alice.example"
+                         *       },
+                         *       "displayName": true,
+                         *       "primaryName": true
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                             node: string;
@@ -7185,6 +9428,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7200,6 +9450,13 @@ export interface paths {
                 /** @description `name_expired`, `name_not_found`, `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7215,9 +9472,22 @@ export interface paths {
                 /** @description `no_resolver` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "error": "no_resolver",
+                         *       "namespace": "plain"
+                         *     }
+                         */
                         "application/json": {
                             /** @enum {string} */
                             error: "no_resolver";
@@ -7230,6 +9500,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7245,6 +9523,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7260,6 +9545,13 @@ export interface paths {
                 /** @description `node_lookup_failed` */
                 502: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7275,6 +9567,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7316,12 +9616,24 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's primary name */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "name": "alice.acme"
+                         *     }
+                         */
                         "application/json": {
                             name: string;
                         };
@@ -7330,6 +9642,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7345,6 +9664,13 @@ export interface paths {
                 /** @description `no_name` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7360,6 +9686,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7375,6 +9709,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7390,6 +9731,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7429,12 +9778,42 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Every namespace */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "subnamePolicy": "enabled",
+                         *           "activated": true,
+                         *           "awardedAt": "2026-11-28T15:56:16.000Z",
+                         *           "method": "reserved"
+                         *         },
+                         *         {
+                         *           "label": "forsale",
+                         *           "displayName": "For Sale",
+                         *           "subnamePolicy": "enabled",
+                         *           "activated": false,
+                         *           "awardedAt": "2026-11-28T15:56:26.000Z",
+                         *           "method": "reserved"
+                         *         }
+                         *       ],
+                         *       "truncated": false
+                         *     }
+                         */
                         "application/json": {
                             namespaces: {
                                 label: string;
@@ -7453,6 +9832,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7468,6 +9854,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7483,6 +9877,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7498,6 +9899,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7540,12 +9949,39 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace: operator, policies, names issued */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "label": "acme",
+                         *       "node": "89609386c113661c46e8e7604a4dcaba57d87397a661063232af481164012148",
+                         *       "operator": "GCQ5GLUZZUB44YVJLQOYSGWYWFA563EY56HGES2XGFFLQGHNF6TU6PJ4",
+                         *       "displayName": "Acme",
+                         *       "subnamePolicy": "enabled",
+                         *       "method": "reserved",
+                         *       "awardLedger": 4,
+                         *       "awardedAt": "2026-11-28T15:56:16.000Z",
+                         *       "issuedNames": 3,
+                         *       "registrarId": "CACDGTSL3XAWO3SXHOLPAGLDGI5D4OLFKKLZT7HWQ4ZC6KMT7PXNWPVB",
+                         *       "resolverId": "CDNJ37W5DX2TO6OHMCG5B7MIRML6PVU7QCFVTYEMFIYMDHKOAFZ3ZZAN",
+                         *       "chainNetworks": [
+                         *         "ethereum",
+                         *         "bitcoin"
+                         *       ],
+                         *       "locked": true
+                         *     }
+                         */
                         "application/json": {
                             label: string;
                             node: string;
@@ -7568,6 +10004,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7583,6 +10026,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7598,6 +10048,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7613,6 +10071,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7628,6 +10093,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7673,12 +10146,47 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The names issued in a namespace, by label, paged */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespace": "acme",
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "label": "alice",
+                         *           "holder": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *           "expiresAt": null,
+                         *           "expired": false,
+                         *           "issuedLedger": 9,
+                         *           "issuedAt": "2026-11-28T15:56:41.000Z",
+                         *           "subnames": 1
+                         *         },
+                         *         {
+                         *           "name": "bob.acme",
+                         *           "label": "bob",
+                         *           "holder": "GAP2BYQ4C3IMDRZWIDXDTHQ3EJISFVTPTVNG2K7F2U523ANEWM5RCNBO",
+                         *           "expiresAt": "2027-12-01T15:56:01.000Z",
+                         *           "expired": false,
+                         *           "issuedLedger": 10,
+                         *           "issuedAt": "2026-11-28T15:56:46.000Z",
+                         *           "subnames": 0
+                         *         }
+                         *       ],
+                         *       "nextCursor": "eyJ2IjoxLCJhZnRlciI6ImJvYiIsIm5zIjoiYWNtZSJ9"
+                         *     }
+                         */
                         "application/json": {
                             namespace: string;
                             names: {
@@ -7698,6 +10206,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7713,6 +10228,13 @@ export interface paths {
                 /** @description `namespace_not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7728,6 +10250,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7743,6 +10273,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7758,6 +10295,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7799,12 +10344,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Search names and namespaces by label: prefix matches, then substrings */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "q": "ali",
+                         *       "namespaces": [],
+                         *       "names": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "label": "alice",
+                         *           "namespace": "acme"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             q: string;
                             namespaces: {
@@ -7822,6 +10387,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7837,6 +10409,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7852,6 +10432,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7867,6 +10454,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7906,12 +10501,37 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The namespaces with the most issued names */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGO46SFHEmIY1TCqYfhqAABStz8QWjyW1gAAAABJRU5ErkJggg==",
+                         *           "issuedNames": 3
+                         *         },
+                         *         {
+                         *           "label": "plain",
+                         *           "displayName": "Plain",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGPILmogCTGMahjVMHw1AAB1Wl0Qf9B93QAAAABJRU5ErkJggg==",
+                         *           "issuedNames": 1
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             namespaces: {
                                 label: string;
@@ -7925,6 +10545,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7940,6 +10567,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7955,6 +10590,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -7970,6 +10612,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8011,12 +10661,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's names in the directory */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "address": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "filtered": false,
+                         *       "entries": [
+                         *         {
+                         *           "name": "alice.acme",
+                         *           "namespace": "acme",
+                         *           "namespaceDisplay": "Acme"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             address: string;
                             filtered: boolean;
@@ -8031,6 +10701,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8046,6 +10723,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8061,6 +10746,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8076,6 +10768,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8115,12 +10815,36 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The directory's namespaces, with display names and logos */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "filtered": false,
+                         *       "namespaces": [
+                         *         {
+                         *           "label": "acme",
+                         *           "displayName": "Acme",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGO46SFHEmIY1TCqYfhqAABStz8QWjyW1gAAAABJRU5ErkJggg=="
+                         *         },
+                         *         {
+                         *           "label": "forsale",
+                         *           "displayName": "For Sale",
+                         *           "logo": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGMQW+xFEmIY1TCqYfhqAAB+RAMQaxPAoAAAAABJRU5ErkJggg=="
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             filtered: boolean;
                             namespaces: {
@@ -8134,6 +10858,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8149,6 +10880,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8164,6 +10903,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8179,6 +10925,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8221,12 +10975,27 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SEP-2 federation: name*domain to account and memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "stellar_address": "alice*acme",
+                         *       "account_id": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "memo_type": "text",
+                         *       "memo": "acme-alice"
+                         *     }
+                         */
                         "application/json": {
                             stellar_address: string;
                             account_id: string;
@@ -8239,6 +11008,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8254,6 +11030,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8269,6 +11052,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8284,6 +11075,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8299,6 +11097,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8341,6 +11147,13 @@ export interface paths {
                 /** @description SEP-1 stellar.toml (FEDERATION_SERVER, WEB_AUTH_ENDPOINT, SIGNING_KEY, NETWORK_PASSPHRASE) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8350,6 +11163,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8365,6 +11186,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8380,6 +11208,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8419,12 +11255,107 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The claim queue: pending, objected and awarded claims with objections */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "ledger": 207,
+                         *       "pending": [
+                         *         {
+                         *           "id": "1",
+                         *           "namespace": "newco",
+                         *           "claimant": "GDKXCFVXV7MWANUFODCESOSPXRXKLI7L3BFU7KIDVXSRB7FCBOAJ36HF",
+                         *           "claimantAccount": "GDKXCFVXV7MWANUFODCESOSPXRXKLI7L3BFU7KIDVXSRB7FCBOAJ36HF",
+                         *           "state": "announced",
+                         *           "basis": [
+                         *             "trademark"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/newco"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 25,
+                         *           "deadline": "2026-12-05T15:58:01.000Z",
+                         *           "remainingSeconds": 345475,
+                         *           "elapsed": false,
+                         *           "awardedAt": null,
+                         *           "objections": []
+                         *         }
+                         *       ],
+                         *       "objected": [
+                         *         {
+                         *           "id": "2",
+                         *           "namespace": "contested",
+                         *           "claimant": "GAOPH447IXKDKGIGWCP3DFNP6A76IJMSBKZ3T7GRTO4A23RZ4GEEYUTB",
+                         *           "claimantAccount": "GAOPH447IXKDKGIGWCP3DFNP6A76IJMSBKZ3T7GRTO4A23RZ4GEEYUTB",
+                         *           "state": "objected",
+                         *           "basis": [
+                         *             "trademark"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/contested"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 26,
+                         *           "deadline": "2026-12-05T15:58:06.000Z",
+                         *           "remainingSeconds": 345480,
+                         *           "elapsed": false,
+                         *           "awardedAt": null,
+                         *           "objections": [
+                         *             {
+                         *               "objector": "GD4SRFPRDFFLGYQJ2QI46DM2ZBI6PDZMFLEPSAGFECQNWCMOMIM2FV6X",
+                         *               "basis": [
+                         *                 "prior_use"
+                         *               ],
+                         *               "bondXlm": "10.0000000"
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "awarded": [
+                         *         {
+                         *           "id": "3",
+                         *           "namespace": "winner",
+                         *           "claimant": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *           "claimantAccount": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *           "state": "awarded",
+                         *           "basis": [
+                         *             "brand"
+                         *           ],
+                         *           "claimantResponse": null,
+                         *           "evidence": [
+                         *             {
+                         *               "label": "Trademark registration",
+                         *               "url": "https://evidence.example/winner"
+                         *             }
+                         *           ],
+                         *           "announcedLedger": 28,
+                         *           "deadline": "2026-12-05T15:58:16.000Z",
+                         *           "remainingSeconds": 345490,
+                         *           "elapsed": false,
+                         *           "awardedAt": "2026-11-28T15:58:21.000Z",
+                         *           "objections": []
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             ledger: number | null;
                             pending: {
@@ -8441,6 +11372,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8465,6 +11397,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8489,6 +11422,7 @@ export interface paths {
                                     url: string;
                                 }[];
                                 announcedLedger: number;
+                                /** Format: date-time */
                                 deadline: string;
                                 remainingSeconds: number;
                                 elapsed: boolean;
@@ -8505,6 +11439,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8520,6 +11461,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8535,6 +11484,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8550,6 +11506,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8589,12 +11553,38 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The current claim fee policy */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *       "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *       "amount": "1000000000",
+                         *       "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *       "decimals": 7,
+                         *       "asset": "XLM",
+                         *       "network": "Standalone Network ; February 2017",
+                         *       "refundBps": {
+                         *         "Awarded": 0,
+                         *         "Rejected": 10000,
+                         *         "Stuck": 10000,
+                         *         "Withdrawn": 8000,
+                         *         "Expired": 8000
+                         *       },
+                         *       "rounding": "floor"
+                         *     }
+                         */
                         "application/json": {
                             allocatorId: string;
                             token: string;
@@ -8620,6 +11610,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8635,6 +11632,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8650,6 +11655,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8665,6 +11677,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8707,12 +11727,48 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The claim fee for a namespace, and any receipt */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "label": "winner",
+                         *       "policy": {
+                         *         "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *         "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *         "amount": "1000000000",
+                         *         "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *         "decimals": 7,
+                         *         "asset": "XLM",
+                         *         "network": "Standalone Network ; February 2017",
+                         *         "refundBps": {
+                         *           "Awarded": 0,
+                         *           "Rejected": 10000,
+                         *           "Stuck": 10000,
+                         *           "Withdrawn": 8000,
+                         *           "Expired": 8000
+                         *         },
+                         *         "rounding": "floor"
+                         *       },
+                         *       "receipt": {
+                         *         "claimant": "GBQVHS74SHIYDE2V46XGWBDSNK2NA72LR22QZ6UDVFX6Y53EJNYYIDSR",
+                         *         "amount": "1000000000",
+                         *         "outcome": "Awarded",
+                         *         "refundAmount": "0",
+                         *         "treasuryAmount": "1000000000"
+                         *       }
+                         *     }
+                         */
                         "application/json": {
                             label: string;
                             policy: {
@@ -8749,6 +11805,13 @@ export interface paths {
                 /** @description `invalid_name`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8764,6 +11827,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8779,6 +11850,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8794,6 +11872,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `claim_fee_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8835,12 +11921,43 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An account's claim-fee credit */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "payee": "GA65XN2ZYGIVGOK7UVO23P5A5TQCVVIBURN4OIR3LPVCBIZ4XTEKEPJV",
+                         *       "amount": "0",
+                         *       "policy": {
+                         *         "allocatorId": "CDO6SXFGWKPM6OEOL5AJGDD5IVCICAOABKUX7RZCJ7NEMI6YJOVM76KX",
+                         *         "token": "CDMLFMKMMD7MWZP3FKUBZPVHTUEDLSX4BYGYKH4GCESXYHS3IHQ4EIG4",
+                         *         "amount": "1000000000",
+                         *         "recipient": "GA7357GVNNCC5NKEONFL6OKBMOWDO7DWG7QJCT4L3RZUVE5VGUAM6YXH",
+                         *         "decimals": 7,
+                         *         "asset": "XLM",
+                         *         "network": "Standalone Network ; February 2017",
+                         *         "refundBps": {
+                         *           "Awarded": 0,
+                         *           "Rejected": 10000,
+                         *           "Stuck": 10000,
+                         *           "Withdrawn": 8000,
+                         *           "Expired": 8000
+                         *         },
+                         *         "rounding": "floor"
+                         *       },
+                         *       "bondAmount": "0"
+                         *     }
+                         */
                         "application/json": {
                             payee: string;
                             /** @description The claim-fee credit in base units: what the prepare route recovers. */
@@ -8873,6 +11990,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8888,6 +12012,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8903,6 +12035,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8918,6 +12057,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8967,9 +12114,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Prepare recovering an account's claim-fee credit */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8987,6 +12141,13 @@ export interface paths {
                 /** @description `bad_address`, `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9002,6 +12163,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `no_credit` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9017,6 +12185,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9032,6 +12207,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9047,6 +12229,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9062,6 +12252,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9077,6 +12274,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9114,12 +12319,34 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Namespaces listed for sale */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "escrow": "GDNRMFTTN5TOEQO25BQWR2Z6ORACDGXVD47TLSDYRDMWXXIYQFRQUB7U",
+                         *       "listings": [
+                         *         {
+                         *           "id": "7fb728c0-5396-4f4a-9225-63646fa96534",
+                         *           "namespace": "forsale",
+                         *           "node": "8ca335b5c7fb469c9db320db47d084449c0b5602c3e58161b911212f7b618039",
+                         *           "priceXlm": "500.0000000",
+                         *           "feeBps": 250,
+                         *           "listedAt": "2026-12-01T15:57:22.182Z"
+                         *         }
+                         *       ]
+                         *     }
+                         */
                         "application/json": {
                             escrow: string;
                             listings: {
@@ -9137,6 +12364,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9152,6 +12386,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9167,6 +12408,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9182,6 +12431,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9197,6 +12453,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9246,9 +12510,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: announce an intent to buy, with the payment to make */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9279,6 +12550,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9294,6 +12572,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9309,6 +12594,13 @@ export interface paths {
                 /** @description `intent_conflict`, `listing_not_active`, `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9324,6 +12616,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9339,6 +12638,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9354,6 +12660,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9369,6 +12683,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9384,6 +12705,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9431,9 +12760,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: prepare the deposit payment to the escrow, with the intent's hash memo */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9470,6 +12806,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9485,6 +12828,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `intent_required`, `listing_not_active`, `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9500,6 +12850,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9515,6 +12872,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9530,6 +12894,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9545,6 +12917,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9560,6 +12939,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9607,9 +12994,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: prepare accepting the seller's transfer of the namespace (accept_transfer) */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9628,6 +13022,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9643,6 +13044,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9658,6 +13066,13 @@ export interface paths {
                 /** @description `insufficient_balance`, `listing_not_active`, `market_disabled`, `no_transfer_proposal` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9673,6 +13088,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9688,6 +13110,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9703,6 +13132,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9718,6 +13155,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9733,6 +13177,14 @@ export interface paths {
                 /** @description `chain_unavailable`, `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9773,9 +13225,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description Buyer: this account's intent, deposit, proposal and settlement on a listing */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9875,6 +13334,13 @@ export interface paths {
                 /** @description `invalid_account`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9890,6 +13356,13 @@ export interface paths {
                 /** @description `not_found` */
                 404: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9905,6 +13378,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9920,6 +13400,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9935,6 +13423,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9950,6 +13445,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -9991,9 +13494,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A namespace's past sales */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10014,6 +13524,13 @@ export interface paths {
                 /** @description `invalid_node`, `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10029,6 +13546,13 @@ export interface paths {
                 /** @description `market_disabled` */
                 409: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10044,6 +13568,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10059,6 +13591,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10074,6 +13613,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -10509,10 +14056,104 @@ export interface components {
             [key: string]: unknown;
         };
     };
-    responses: never;
+    responses: {
+        /** @description `invalid_request`: a request no route could be matched for because the request itself is malformed (a URL that does not parse, a path segment too long, a missing or repeated Host header). */
+        InvalidRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_request",
+                 *       "detail": "The URL is not valid."
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "invalid_request";
+                    detail?: string;
+                };
+            };
+        };
+        /** @description `not_found`: no route has this path. A browser asking for a page (Accept: text/html) gets the web app's own page-not-found page instead. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "not_found"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "not_found";
+                    detail?: string;
+                };
+                "text/html": string;
+            };
+        };
+        /** @description `method_not_allowed`: the path exists, but not for this method; `Allow` lists those it takes. */
+        MethodNotAllowed: {
+            headers: {
+                /** @description The methods the path takes */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "method_not_allowed"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "method_not_allowed";
+                    detail?: string;
+                };
+            };
+        };
+        /** @description `rate_limited`: over the global per-IP limit (unknown paths count too). */
+        RateLimited: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "rate_limited"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    error: "rate_limited";
+                    detail?: string;
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description `no-store` on every answer, errors included: the chain moves every ledger (docs/api.md, Caching). */
+        CacheControl: "no-store";
+        /** @description Requests allowed per window for this client (the IETF RateLimit draft). */
+        RateLimitLimit: number;
+        /** @description Requests left in the current window. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the window resets. */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying (a 429 over a limit, a 503 whose dependency is down). */
+        RetryAfter: number;
+        /** @description `*`: any origin may call this public route (no credentials; docs/api.md, CORS). */
+        AccessControlAllowOrigin: "*";
+        /** @description The rate-limit headers and Retry-After, readable by a browser script. */
+        AccessControlExposeHeaders: string;
+        /** @description `Origin` */
+        Vary: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

@@ -20,6 +20,7 @@ import {
   RESOLVE_ROUTE,
   recordFastResolve,
 } from "./fast-resolve.ts";
+import { answerSink, installAnswerLog } from "./plugins/answer-log.ts";
 import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
 import { type DemoWallet, registerDemoWallet } from "./plugins/demo-wallet.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
@@ -170,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   // First of all hooks, so every answer (errors, 429s and 404s included) carries the caching policy.
   installNoStore(app);
+  const answers = answerSink();
+  const answerLog = answers === null ? null : installAnswerLog(app, answers);
 
   try {
     let redis = deps.redis ?? null;
@@ -203,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       webPageNotFound({ demoWallet: deps.demoWallet !== undefined }),
     );
     // Before the routes: the document is built from the routes registered after it.
-    await registerOpenApi(app);
+    await registerOpenApi(app, { publicUrl: config.publicUrl });
 
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
@@ -279,6 +282,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         trustProxy: proxyTrust,
         logger: app.log,
         metrics,
+        onAnswer: answers,
       });
       recordFastResolve(app, fastPath.fast);
     }
@@ -287,5 +291,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await app.close().catch(() => {});
     throw error;
   }
+  answerLog?.seal();
   return app;
 }

@@ -14,6 +14,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { DurationCell } from "../metrics/request-durations.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { ApiError } from "./errors.ts";
+import type { AnswerSink } from "./plugins/answer-log.ts";
 import { hostProblem } from "./plugins/errors.ts";
 import type { LocalLimit } from "./plugins/rate-limit.ts";
 import type { ResolutionServices } from "./resolution-services.ts";
@@ -56,6 +57,8 @@ export interface FastResolveDeps {
   readonly trustProxy: ProxyTrust;
   readonly logger: FastifyBaseLogger;
   readonly metrics: ServiceMetrics | null;
+  /** Test instrumentation (plugins/answer-log.ts): told of every answer sent here. */
+  readonly onAnswer?: AnswerSink | null;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -193,6 +196,13 @@ export class FastResolve {
     headers.push("content-type", "application/json; charset=utf-8", "content-length", length);
     res.writeHead(status, headers);
     res.end(body);
+    this.#d.onAnswer?.({
+      method: "GET",
+      route: RESOLVE_ROUTE,
+      status,
+      contentType: "application/json; charset=utf-8",
+      body: JSON.parse(body),
+    });
     const ms = performance.now() - start;
     (status === 200 ? this.#duration200 : this.#duration429)?.observe(ms / 1000);
     this.#logCompleted(req, ip, status, ms);

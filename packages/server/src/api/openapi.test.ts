@@ -168,6 +168,60 @@ describe("the OpenAPI document", () => {
     ]);
   });
 
+  it("says what the routes answer: their codes, headers, formats and bounds, full URLs and real examples", async () => {
+    const document = (await app.inject({ url: "/openapi.json" })).json() as {
+      servers: { url: string }[];
+      components: { responses: Record<string, unknown>; headers: Record<string, unknown> };
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, ErrorResponseDoc & { headers?: object }> }>
+      >;
+    };
+    const enumOf = (path: string, status: string) =>
+      document.paths[path]?.get?.responses[status]?.content["application/json"]?.schema.properties.error.enum;
+    expect(enumOf("/v1/chain-address/{namespace}/{name}/{network}", "404")).toContain("namespace_not_found");
+    for (const path of [
+      "/v1/subname-policy/{namespace}",
+      "/v1/subnames/{namespace}/{label}",
+      "/v1/subnames/{namespace}/{label}/{child}",
+    ]) {
+      expect({ path, codes: enumOf(path, "409") }).toEqual({ path, codes: ["subnames_unsupported"] });
+      expect({ path, codes: enumOf(path, "503") }).toEqual({
+        path,
+        codes: ["chain_unavailable", "database_unavailable"],
+      });
+    }
+    expect(Object.keys(document.components.responses)).toEqual([
+      "InvalidRequest",
+      "NotFound",
+      "MethodNotAllowed",
+      "RateLimited",
+    ]);
+    const resolve = document.paths["/v1/resolve/{namespace}/{label}"]?.get?.responses;
+    expect(Object.keys(resolve?.["200"]?.headers ?? {})).toEqual(
+      expect.arrayContaining(["Cache-Control", "RateLimit-Limit", "Access-Control-Allow-Origin"]),
+    );
+    expect(Object.keys(resolve?.["429"]?.headers ?? {})).toContain("Retry-After");
+    const console = document.paths["/console/billing"]?.get?.responses["200"];
+    expect(Object.keys(console?.headers ?? {})).not.toContain("Access-Control-Allow-Origin");
+    // The running server's public URL, so /docs shows full URLs (testConfig's PUBLIC_URL).
+    expect(document.servers.map((s) => s.url)).toEqual([testConfig().publicUrl]);
+    const text = JSON.stringify(document);
+    const schemaOf = (path: string) =>
+      JSON.stringify(
+        (document.paths[path]?.get?.responses["200"] as { content: Record<string, { schema: unknown }> })
+          ?.content["application/json"]?.schema,
+      );
+    expect(schemaOf("/v1/allocations")).toMatch(/"deadline":\{"type":"string","format":"date-time"/);
+    expect(schemaOf("/v1/allocations")).toMatch(
+      /"awardedAt":\{"anyOf":\[\{"type":"string","format":"date-time"/,
+    );
+    expect(schemaOf("/v1/events")).toMatch(/"ledger":\{"type":"integer","minimum":0/);
+    expect(schemaOf("/v1/coverage")).toMatch(/"fromLedger":\{"type":"integer","minimum":0/);
+    expect(schemaOf("/v1/claim-fee/credit/{address}")).toMatch(/"bondAmount":\{[^}]*"pattern":"\^\\\\d\+\$"/);
+    expect(text).not.toContain("Default Response");
+  });
+
   it("documents every route the app registers", async () => {
     const { paths } = (await app.inject({ url: "/openapi.json" })).json() as {
       paths: Record<string, object>;

@@ -17,7 +17,7 @@ import {
 import { BILLING_CURSOR } from "./status.ts";
 import { QUARANTINE_REASONS, type QuarantineReason } from "./terms.ts";
 import { storeBillingPayments } from "./watcher.ts";
-import { runBillingWatcherProcess } from "./watcher-process.ts";
+import { BILLING_WATCHER_VARIABLES, runBillingWatcherProcess } from "./watcher-process.ts";
 
 export const BILLING_USAGE = `usage: namereg billing <command>
 
@@ -30,7 +30,8 @@ export const BILLING_USAGE = `usage: namereg billing <command>
   resume <namespace> --reason "…"                    lift a suspension
   catch-up --rpc <url>                               read the watcher's retention gap (its cursor fell out of
                                                      RPC_URL's retention) from an RPC that still holds it
-  watch                                              run the billing watcher only`;
+  watch                                              run the billing watcher only; needs
+                                                     ${BILLING_WATCHER_VARIABLES.join(", ")}`;
 
 const WANTS: Record<string, string> = { "--periods": "a whole number", "--reason": "a text" };
 

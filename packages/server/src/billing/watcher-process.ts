@@ -22,6 +22,14 @@ export interface BillingProcessOptions {
   readonly metrics?: ServiceMetrics;
 }
 
+/** What `namereg billing watch` needs set (docs/billing.md "For operators"), besides a database. */
+export const BILLING_WATCHER_VARIABLES = [
+  "BILLING_ENABLED",
+  "BILLING_ACCOUNT",
+  "RPC_URL",
+  "NETWORK_PASSPHRASE",
+] as const;
+
 /** Runs until the signal; returns at once when billing is off. */
 export async function runBillingWatcherProcess(opts: BillingProcessOptions): Promise<void> {
   const { config, database, logger, signal } = opts;
@@ -30,7 +38,7 @@ export async function runBillingWatcherProcess(opts: BillingProcessOptions): Pro
   const { rpcUrl, networkPassphrase } = config.chain;
   const account = billing.account;
   if (account === null || rpcUrl === null || networkPassphrase === null) {
-    throw new Error("the billing watcher needs BILLING_ACCOUNT, RPC_URL and NETWORK_PASSPHRASE");
+    throw new Error(`the billing watcher needs ${BILLING_WATCHER_VARIABLES.join(", ")}`);
   }
   await whileHoldingLock(
     { database, logger, signal, lockName: BILLING_LOCK, what: "billing watcher" },

@@ -13,7 +13,7 @@ import { registerEscrowGauges } from "./metrics.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
 import { ESCROW_CURSOR } from "./status.ts";
 import { storeEscrowPayments } from "./watcher.ts";
-import { runEscrowWatcherProcess } from "./watcher-process.ts";
+import { ESCROW_WATCHER_VARIABLES, runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
 
@@ -28,9 +28,8 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            --all instead of --amount takes everything available. The id names
                                            the withdrawal: the same id again never pays twice
   reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
-  catch-up --rpc <url>                     read the watcher's retention gap (its cursor fell out of RPC_URL's
-                                           retention) from an RPC that still holds those ledgers; exit 1 if not
-  watch                                    run the escrow watcher only`;
+  watch                                    run the escrow watcher only; needs
+                                           ${ESCROW_WATCHER_VARIABLES.join(", ")}`;
 
 const WANTS: Record<string, string> = {
   "--to": "a G… account",

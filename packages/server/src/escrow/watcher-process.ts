@@ -24,6 +24,15 @@ export interface EscrowProcessOptions {
   readonly metrics?: ServiceMetrics;
 }
 
+/** What `namereg escrow watch` needs set (docs/market.md "Operator runbook"), besides a database. */
+export const ESCROW_WATCHER_VARIABLES = [
+  "MARKET_ENABLED",
+  "ESCROW_SECRET",
+  "RPC_URL",
+  "NETWORK_PASSPHRASE",
+  "REGISTRY_ID",
+] as const;
+
 /** Runs until the signal; returns at once when the marketplace is off. */
 export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promise<void> {
   const { config, database, logger, signal } = opts;
@@ -33,7 +42,7 @@ export async function runEscrowWatcherProcess(opts: EscrowProcessOptions): Promi
   const registryId = config.chain.contracts.registry.id;
   const secret = market.escrowSecret;
   if (secret === null || rpcUrl === null || networkPassphrase === null || registryId === null) {
-    throw new Error("the escrow watcher needs ESCROW_SECRET, RPC_URL, NETWORK_PASSPHRASE and REGISTRY_ID");
+    throw new Error(`the escrow watcher needs ${ESCROW_WATCHER_VARIABLES.join(", ")}`);
   }
   await whileHoldingLock(
     { database, logger, signal, lockName: ESCROW_LOCK, what: "escrow watcher" },

@@ -90,12 +90,15 @@ export async function deadLettersCommand(args: readonly string[]): Promise<void>
   }
 }
 
+/** What `namereg dead-letters retry` needs besides the database: the indexer's own chain settings. */
+export const RETRY_VARIABLES = ["RPC_URL", "NETWORK_PASSPHRASE", "REGISTRY_ID"] as const;
+
 async function retry(rt: Awaited<ReturnType<typeof openRuntime>>, id: string): Promise<void> {
   const { config, database } = rt;
   const { rpcUrl, networkPassphrase } = config.chain;
   const registryId = config.chain.contracts.registry.id;
   if (rpcUrl === null || networkPassphrase === null || registryId === null) {
-    throw new DeadLetterError("retry needs RPC_URL, NETWORK_PASSPHRASE and REGISTRY_ID, as the indexer does");
+    throw new DeadLetterError(`retry needs ${RETRY_VARIABLES.join(", ")}, as the indexer does`);
   }
   const lock = await database.tryAdvisoryLock(advisoryLockKey(INDEXER_LOCK));
   if (lock === null) {

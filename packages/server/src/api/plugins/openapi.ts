@@ -3,22 +3,17 @@
 // its npm package (no CDN at run time). The committed copy, docs/openapi.json, is checked against this output in
 // the tests (`npm run openapi` regenerates it).
 import swagger from "@fastify/swagger";
-import { ERROR_STATUS } from "@namereg/protocol";
 import scalar from "@scalar/fastify-api-reference";
 import type { FastifyInstance } from "fastify";
 import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
-import { HTTP_ERROR_STATUS, statusOfApiError } from "../../errors.ts";
+import type { OpenAPIV3_1 } from "openapi-types";
 import { changeWebhooks } from "../change-webhooks.ts";
-import { BODY_ERRORS, COMMON_ERRORS, type ErrorCodes } from "../route-rules.ts";
-import { refusesUnknownQuery } from "./unknown-query.ts";
+import { ERROR_CODES, errorResponses, frameworkResponses } from "./openapi-errors.ts";
+import { addExamples } from "./openapi-examples.ts";
+import { addResponseHeaders, responseHeaders } from "./openapi-headers.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
-
-/** Every error code the service answers with, for the shared error schema. */
-const ERROR_CODES = [...Object.keys(ERROR_STATUS), ...Object.keys(HTTP_ERROR_STATUS)].sort();
-
-const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -66,75 +61,6 @@ function tagOf(url: string): string {
 }
 
 /**
- * The error answers a route declares in its options (`config.errors`, route-rules.ts), grouped by status: each
- * status lists exactly the codes the route can answer with it. A route declaring none falls back to the generic
- * answers below (route-rules.test.ts fails on it, so none ships that way).
- */
-function errorResponses(
-  method: string,
-  url: string,
-  hasBody: boolean,
-  listed: ErrorCodes | undefined,
-): Record<string, object> {
-  if (listed === undefined) return genericErrorResponses(method, url, hasBody);
-  // A /v1 read refuses unknown and repeated query parameters before its handler (unknown-query.ts), whatever the
-  // route itself declares.
-  const queryErrors: ErrorCodes = refusesUnknownQuery([method], url) ? ["invalid_request"] : [];
-  const codes = new Set([...listed, ...COMMON_ERRORS, ...(hasBody ? BODY_ERRORS : []), ...queryErrors]);
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) {
-    const status = statusOfApiError(code);
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  const out: Record<string, object> = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const sorted = list.sort();
-    out[String(status)] = {
-      description: sorted.map((c) => `\`${c}\``).join(", "),
-      content: {
-        "application/json": {
-          schema: {
-            type: "object",
-            required: ["error"],
-            properties: { error: { type: "string", enum: sorted }, detail: { type: "string" } },
-            additionalProperties: true,
-          },
-        },
-      },
-    };
-  }
-  return out;
-}
-
-/** Routes declaring no errors: the house error format for the statuses a route of this shape can answer. */
-function genericErrorResponses(method: string, url: string, hasBody: boolean): Record<string, object> {
-  const out: Record<string, object> = {
-    "400": { description: "Invalid input (`invalid_request` or the route's own code)", content: json() },
-    "429": { description: "`rate_limited`: over the global or the route's per-IP limit", content: json() },
-    "500": { description: "`internal_error`", content: json() },
-    "503": {
-      description: "`database_unavailable` or `chain_unavailable`: retry (Retry-After)",
-      content: json(),
-    },
-  };
-  if (url.includes(":") || method === "GET")
-    out["404"] = { description: "Not found (see `error`)", content: json() };
-  if (method !== "GET")
-    out["409"] = { description: "Conflict with the chain's current state", content: json() };
-  if (hasBody) {
-    out["413"] = { description: "`payload_too_large`", content: json() };
-    out["415"] = { description: "`unsupported_media_type`: bodies are JSON", content: json() };
-  }
-  if (url.startsWith("/console")) {
-    out["401"] = { description: "`unauthorized`: a Bearer session token is required", content: json() };
-    out["403"] = { description: "`not_namespace_owner`", content: json() };
-  }
-  return out;
-}
-
-const json = () => ({ "application/json": { schema: ERROR_REF } });
-
-/**
  * A documented route as Fastify saw it. `summary` is the operation's one-line title in the document and in /docs,
  * declared in the route's own `schema.summary` beside its handler (the completeness test fails on one without).
  */
@@ -156,7 +82,12 @@ export function registeredRoutes(app: FastifyInstance): readonly DocumentedRoute
   return registered.get(app) ?? [];
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export interface OpenApiOptions {
+  /** The service's public base URL (PUBLIC_URL): the document's `servers`, so /docs shows full URLs. */
+  readonly publicUrl: string;
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   const routes: DocumentedRoute[] = [];
   registered.set(app, routes);
   app.addHook("onRoute", (route) => {
@@ -179,7 +110,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           "wallets, and the owner console. Path segments that name things (namespace, label, child) are matched " +
           "case-insensitively for ASCII letters. Every error is `{ error, detail? }` with a code of the Error schema.",
       },
+      servers: [{ url: options.publicUrl, description: "This deployment (PUBLIC_URL)" }],
       components: {
+        responses: frameworkResponses() as Record<string, OpenAPIV3_1.ResponseObject>,
+        headers: responseHeaders() as Record<string, OpenAPIV3_1.HeaderObject>,
         schemas: {
           Error: {
             type: "object",
@@ -215,7 +149,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => {
+      const document = jsonSchemaTransformObject(input) as { paths?: Record<string, Record<string, object>> };
+      addResponseHeaders(document.paths ?? {});
+      addExamples(document.paths ?? {});
+      return document as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   await app.register(scalar, {

@@ -68,6 +68,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
         ...routeRules("global", [
           "invalid_name",
           "unsupported_network",
+          "namespace_not_found",
           "name_not_found",
           "name_expired",
           "no_resolver",

@@ -16,7 +16,7 @@ import {
 } from "./events-query.ts";
 import { eventsPage } from "./queries.ts";
 
-const Ledger = z.number().int();
+const Ledger = z.number().int().min(0);
 const Timestamp = z.iso.datetime();
 
 export const CoverageSchema = z.object({
@@ -43,8 +43,8 @@ const ArchivedEvent = z.object({
   topics: z.array(z.string()),
   data: z.string(),
   inSuccessfulContractCall: z.boolean(),
-  transactionIndex: z.number().int(),
-  operationIndex: z.number().int(),
+  transactionIndex: z.number().int().min(0),
+  operationIndex: z.number().int().min(0),
 });
 
 const EventsResponse = z.object({

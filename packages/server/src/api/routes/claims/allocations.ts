@@ -20,16 +20,16 @@ const Entry = z.object({
   basis: z.array(z.string()),
   claimantResponse: z.string().nullable(),
   evidence: z.array(z.object({ label: z.string(), url: z.string() })),
-  announcedLedger: z.number().int(),
-  deadline: z.string(),
-  remainingSeconds: z.number().int(),
+  announcedLedger: z.number().int().min(1),
+  deadline: z.iso.datetime(),
+  remainingSeconds: z.number().int().min(0),
   elapsed: z.boolean(),
-  awardedAt: z.string().nullable(),
+  awardedAt: z.iso.datetime().nullable(),
   objections: z.array(z.object({ objector: z.string(), basis: z.array(z.string()), bondXlm: z.string() })),
 });
 
 const AllocationsResponse = z.object({
-  ledger: z.number().int().nullable(),
+  ledger: z.number().int().min(0).nullable(),
   pending: z.array(Entry),
   objected: z.array(Entry),
   awarded: z.array(Entry),

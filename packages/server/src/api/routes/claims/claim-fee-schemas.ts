@@ -2,7 +2,11 @@
 import { FEE_OUTCOMES } from "@namereg/protocol";
 import { z } from "zod";
 
-const BaseUnits = z.string().regex(/^\d+$/);
+/** An amount in base units (stroops): digits only, as the contract's i128 is printed. */
+export const BaseUnits = z.string().regex(/^\d+$/);
+
+/** A share in basis points (0–10000). */
+const Bps = z.number().int().min(0).max(10_000);
 
 export const QuoteSchema = z.object({
   allocatorId: z.string(),
@@ -13,11 +17,11 @@ export const QuoteSchema = z.object({
   asset: z.literal("XLM"),
   network: z.string(),
   refundBps: z.object({
-    Awarded: z.number().int(),
-    Rejected: z.number().int(),
-    Stuck: z.number().int(),
-    Withdrawn: z.number().int(),
-    Expired: z.number().int(),
+    Awarded: Bps,
+    Rejected: Bps,
+    Stuck: Bps,
+    Withdrawn: Bps,
+    Expired: Bps,
   }),
   rounding: z.literal("floor"),
 });

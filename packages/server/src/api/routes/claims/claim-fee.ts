@@ -13,7 +13,7 @@ import type { RouteDeps } from "../../route-deps.ts";
 import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
 import { ADDRESS_RULE, labelSegment, SEGMENT_RULE } from "../path-params.ts";
 import { allocatorChain, claimFeeRead } from "./claim-fee-errors.ts";
-import { QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
+import { BaseUnits, QuoteSchema, ReceiptSchema } from "./claim-fee-schemas.ts";
 
 const LabelParams = z.object({ label: z.string().max(64).describe(SEGMENT_RULE) });
 // No length of its own: any malformed address, however long, is 400 bad_address (requirePayee); the router's
@@ -24,20 +24,18 @@ const CreditPrepareBody = z.strictObject({ source: z.string().max(64) });
 const LabelResponse = z.object({ label: z.string(), policy: QuoteSchema, receipt: ReceiptSchema.nullable() });
 const CreditResponse = z.object({
   payee: z.string(),
-  amount: z.string().describe("The claim-fee credit in base units: what the prepare route recovers."),
+  amount: BaseUnits.describe("The claim-fee credit in base units: what the prepare route recovers."),
   policy: QuoteSchema,
-  bondAmount: z
-    .string()
-    .describe(
-      "The objection-bond credit in base units (bond_credit): a separate credit, never added to amount; paid out by claim_bond_credit.",
-    ),
+  bondAmount: BaseUnits.describe(
+    "The objection-bond credit in base units (bond_credit): a separate credit, never added to amount; paid out by claim_bond_credit.",
+  ),
 });
 const CreditPrepareResponse = z.object({
   ok: z.literal(true),
   xdr: z.string(),
   payee: z.string(),
   source: z.string(),
-  amount: z.string(),
+  amount: BaseUnits,
   network: z.string(),
 });
 

@@ -17,7 +17,7 @@ import { namespaceRoute } from "../../common/namespace-route.ts";
 import { ApiError } from "../../errors.ts";
 import { intParam } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
-import { PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
+import { type ErrorCodes, PREPARE_ERRORS, routeRules } from "../../route-rules.ts";
 import { NAME_SEGMENT_ROUTE, parseFoldedName } from "../path-params.ts";
 import { ChildRecordSchema, Generation, LabelParam, ParentContextSchema, PolicyHttp } from "./schemas.ts";
 import { childRecord, parentContext, parentOrNotFound } from "./state.ts";
@@ -77,6 +77,13 @@ const PrepareResponse = z.object({
   network: z.string(),
 });
 
+/**
+ * What every subname read can answer besides not-found: read live from the registrar, it fails with 503
+ * chain_unavailable when the RPC does, and 409 subnames_unsupported for a registrar without subnames
+ * (chain/registrar-reads.ts).
+ */
+const LIVE_READ_ERRORS: ErrorCodes = ["invalid_name", "subnames_unsupported", "chain_unavailable"];
+
 export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainClient">> = async (
   app,
   { db, chainClient },
@@ -90,7 +97,10 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
         params: z.object({ namespace: LabelParam }),
         response: { 200: PolicyResponse },
       },
-      config: { ...NAME_SEGMENT_ROUTE, ...routeRules("global", ["invalid_name", "namespace_not_found"]) },
+      config: {
+        ...NAME_SEGMENT_ROUTE,
+        ...routeRules("global", ["namespace_not_found", ...LIVE_READ_ERRORS]),
+      },
     },
     async (request) => {
       const { namespace } = request.params;
@@ -117,7 +127,12 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", ["invalid_name", "name_not_found", "name_expired", "namespace_not_found"]),
+        ...routeRules("global", [
+          "name_not_found",
+          "name_expired",
+          "namespace_not_found",
+          ...LIVE_READ_ERRORS,
+        ]),
       },
     },
     async (request) => {
@@ -154,7 +169,12 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", ["invalid_name", "name_not_found", "name_expired", "namespace_not_found"]),
+        ...routeRules("global", [
+          "name_not_found",
+          "name_expired",
+          "namespace_not_found",
+          ...LIVE_READ_ERRORS,
+        ]),
       },
     },
     async (request) => {
