@@ -10,6 +10,7 @@ import {
 import type { DemoWallet } from "../../api/plugins/demo-wallet.ts";
 import type { Env } from "../../config/index.ts";
 import { DataDirInUseError, dataDirHolder } from "../../db/data-dir-claim.ts";
+import type { CommandIo } from "../../process/command-io.ts";
 import { type DevFeatures, devFeatures } from "../dev-features.ts";
 import { seedDemo } from "../seed-demo.ts";
 import { seedDemoBilling } from "../seed-demo-billing.ts";
@@ -20,7 +21,8 @@ import { startCommand } from "./start.ts";
  * Development: a devnet with the demo scenario, then API + indexer on the embedded database. The devnet lives
  * in memory, so the database starts fresh on every run.
  */
-export async function devCommand(env: Env = process.env): Promise<void> {
+export async function devCommand(io: CommandIo): Promise<number> {
+  const { env } = io;
   const port = Number(env.PORT ?? 8080);
   const devnetPort = Number(env.DEVNET_PORT ?? 8000);
   const dataDir = env.DATA_DIR ?? "./data";
@@ -59,8 +61,8 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     ...features.env,
   };
   try {
-    await startCommand(
-      devEnv,
+    return await startCommand(
+      { ...io, env: devEnv },
       "dev",
       async (url) => {
         // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
@@ -68,23 +70,23 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         try {
           await seedDemo({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(
+          io.err(
             `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
           );
         }
         try {
           if (features.market) await seedDemoListing({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
+          io.err(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
         }
         try {
           if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(
+          io.err(
             `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
           );
         }
-        console.log(banner(url, devnet, features));
+        io.out(banner(url, devnet, features));
       },
       { demoWallet: demoWalletOf(devnet) },
     );
