@@ -9,12 +9,11 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
-import { AccountLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
+import { baseUnitsAmount } from "../format.ts";
+import { AccountLink, Defs, Details, Mono, Section, UserLink, UserText, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { basis as basisWords, feeOutcome } from "../words.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import type { ReviewedQuote } from "./announce.ts";
 import { FollowClaim } from "./announce-follow.tsx";
 import { type AnnounceInput, type FormField, parseAnnounce, refundLines } from "./announce-form.ts";
@@ -60,8 +59,16 @@ function AnnounceForm(props: {
   const [problems, setProblems] = useState<Partial<Record<FormField, string>>>({});
   // The request being reviewed; `n` makes each "Review the fee" read the quote afresh.
   const [asked, setAsked] = useState<{ readonly n: number; readonly input: AnnounceInput } | null>(null);
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [follow, setFollow] = useState<{ readonly n: number; readonly label: string } | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
+    // The form is empty again for the next claim; the quote reviewed stays until then.
+    setLabel("");
+    setBasis("");
+    setEvidence("");
+    setAsked(null);
+    props.onChanged();
+  });
   const fieldRefs = useRef<Record<FormField, HTMLElement | null>>({
     label: null,
     basis: null,
@@ -152,7 +159,7 @@ function AnnounceForm(props: {
         </p>
         {problem("evidence")}
         <p class="row">
-          <button type="submit" disabled={run !== null}>
+          <button type="submit" disabled={busy}>
             Review the fee
           </button>
         </p>
@@ -161,27 +168,15 @@ function AnnounceForm(props: {
         <QuoteReview
           key={asked.n}
           input={asked.input}
-          busy={run !== null}
+          busy={busy}
           onAnnounce={(quote) =>
-            setRun((r) => ({
-              n: (r?.n ?? 0) + 1,
-              load: () =>
-                import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
-            }))
+            start(() =>
+              import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
+            )
           }
         />
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
-            props.onChanged();
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
       {follow === null ? null : (
         <FollowClaim key={follow.n} label={follow.label} account={props.account} onFound={props.onChanged} />
       )}
@@ -227,7 +222,7 @@ function QuoteReview(props: {
                       <ul class="plain" key="e">
                         {input.evidence.map((e) => (
                           <li key={e.url}>
-                            {e.label} <span class="hint mono">{e.url}</span>
+                            <UserText text={e.label} />: <UserLink value={e.url} />
                           </li>
                         ))}
                       </ul>
@@ -236,8 +231,8 @@ function QuoteReview(props: {
                   [
                     "Fee",
                     <>
-                      {fromBaseUnits(p.amount, p.decimals)} {p.asset}, paid from your account to the claim
-                      allocator (<Mono>{p.allocatorId}</Mono>), which holds it until the claim ends
+                      {baseUnitsAmount(p.amount, p.decimals, p.asset)}, paid from your account to the claim
+                      allocator, which holds it until the claim ends
                     </>,
                   ],
                   [
@@ -261,6 +256,9 @@ function QuoteReview(props: {
                   ],
                 ]}
               />
+              <Details>
+                Claim allocator: <Mono>{p.allocatorId}</Mono>
+              </Details>
               {live ? (
                 <p>A claim on {input.label} is live: wait until it ends to announce another.</p>
               ) : (

@@ -4,14 +4,18 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { readableTime } from "../format.ts";
-import { ErrorNote, Section, Table, useLoad } from "../ui.tsx";
+import { dateTime } from "../format.ts";
+import { ErrorNote, Section, Table, UserText, useLoad } from "../ui.tsx";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
+import { changeType, deliveryState } from "../words.ts";
 
 /** A time inside a sentence: the reader's locale, as `<When>` writes it in tables (format.ts). */
 export function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? "—" : readableTime(iso);
+  return iso === null || iso === undefined ? "—" : dateTime(iso);
 }
+
+/** Words that start a line or a label: "A text record changed". */
+export const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function Deliveries(props: {
   readonly session: Session;
@@ -61,11 +65,16 @@ export function Deliveries(props: {
             empty="No deliveries yet: one is made for each change of a chosen type."
             rows={log.deliveries.map((d) => [
               <>
-                {d.type} <span class="hint">at position {d.position}</span>
+                {capitalized(changeType(d.type))} <span class="hint">(change {d.position})</span>
               </>,
               <>
-                {d.state}
-                {d.reason === null ? null : <span class="hint"> ({d.reason})</span>}
+                {capitalized(deliveryState(d.state))}
+                {d.reason === null ? null : (
+                  <span class="hint">
+                    {" "}
+                    (<UserText text={d.reason} />)
+                  </span>
+                )}
                 {d.nextAttemptAt === null ? null : (
                   <span class="hint"> next attempt {when(d.nextAttemptAt)}</span>
                 )}
@@ -89,7 +98,7 @@ export function Deliveries(props: {
               // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next
               // attempt, a delivered one the receiver lost; on a disabled endpoint this enables it again.
               <button type="button" key="retry" onClick={() => void retry(d.id)}>
-                {d.state === "delivered" ? "Send again" : "Retry now"}: {d.type} at {d.position}
+                {d.state === "delivered" ? "Send again" : "Retry now"}: change {d.position}
               </button>,
             ])}
           />

@@ -10,9 +10,11 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
 import { href } from "../routes.ts";
-import { ErrorNote, Page, Section, useLoad } from "../ui.tsx";
+import { Details, ErrorNote, Mono, Page, Section, useLoad } from "../ui.tsx";
+import { demoWalletOffered } from "../wallet/demo.ts";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
-import { Deliveries, when } from "./webhook-deliveries.tsx";
+import { changeType } from "../words.ts";
+import { capitalized, Deliveries, when } from "./webhook-deliveries.tsx";
 
 interface Secret {
   readonly id: string;
@@ -97,21 +99,25 @@ function Register(props: {
       }}
     >
       <h2 id="register-title">Register an endpoint</h2>
-      <p>
-        <label for="webhook-url">Endpoint URL</label>{" "}
-        <span class="hint" id="webhook-url-hint">
-          Your receiver's address, over https (http only where the service allows it), reachable from the
-          internet.
-        </span>
+      <div class="field">
+        <label for="webhook-url">Endpoint URL</label>
         <input
           id="webhook-url"
           type="url"
           required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://hooks.example.com/namereg"
           aria-describedby="webhook-url-hint"
           value={url}
           onInput={(e) => setUrl(e.currentTarget.value)}
         />
-      </p>
+        <p class="hint" id="webhook-url-hint">
+          {demoWalletOffered()
+            ? "Your receiver's address. This is namereg dev: it also accepts http:// and addresses on this machine (127.0.0.1, localhost), so a receiver running beside it works. A production service accepts only public https:// addresses."
+            : "Your receiver's public https:// address. The service refuses addresses inside its own network (this machine, private ranges) and, unless its operator allows it, plain http://."}
+        </p>
+      </div>
       <fieldset>
         <legend>Change types to send (at least one)</legend>
         {CHANGE_TYPES.map((t) => (
@@ -125,7 +131,7 @@ function Register(props: {
                 setTypes(e.currentTarget.checked ? [...types, t] : types.filter((other) => other !== t))
               }
             />{" "}
-            {t}
+            {capitalized(changeType(t))}
           </label>
         ))}
       </fieldset>
@@ -211,8 +217,11 @@ function Endpoints(props: { readonly session: Session; readonly namespace: strin
                         : ` The previous secret signs too until ${when(w.previousSecretExpiresAt)}.`}
                     </p>
                     <p class="hint">
-                      Types: {w.types.join(", ")}. Registered {when(w.createdAt)}.
+                      Sends when {w.types.map(changeType).join("; ")}. Registered {when(w.createdAt)}.
                     </p>
+                    <Details>
+                      Endpoint id <Mono>{w.id}</Mono>; change types <Mono>{w.types.join(", ")}</Mono>.
+                    </Details>
                     <p class="row">
                       <button
                         type="button"
