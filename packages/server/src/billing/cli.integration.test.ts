@@ -1,5 +1,5 @@
 // `namereg billing …` as an operator runs it, on the same PostgreSQL as the watcher: in this process through the
-// command's own entry (test/fixtures/cli.ts), and twice as the real binary, for its exit codes and streams.
+// command's own entry (test/fixtures/cli.ts), and once as the real binary, for its exit code and streams.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
@@ -37,7 +37,7 @@ describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
   };
 
   it("lists quarantined payments, applies one with its reason, and refuses an action without one", async () => {
-    expect(await cliProcess("quarantined")).toMatchObject({ code: 0, stdout: "nothing is quarantined\n" });
+    expect(await cli("quarantined")).toMatchObject({ code: 0, stdout: "nothing is quarantined\n" });
     const paid = await h.pay(demoPayers().plain, "25", { text: "for plain" });
     await h.sync();
     const listed = await cli("quarantined");

@@ -73,7 +73,7 @@ describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
   };
 
   it("lists the unresolved letters and status counts them", async () => {
-    const listed = await cliProcess("list");
+    const listed = await cli("list");
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(garbage);
     expect(listed.stdout).toContain(carolIssue);
