@@ -1,16 +1,14 @@
-// `namereg billing …` as an operator runs it: a separate process on the same PostgreSQL as the watcher.
-import { fileURLToPath } from "node:url";
+// `namereg billing …` as an operator runs it, on the same PostgreSQL as the watcher: in this process through the
+// command's own entry (test/fixtures/cli.ts), and once as the real binary, for its exit code and streams.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
-import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { runCli, runCliProcess } from "../../test/fixtures/cli.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { billingActions, subscriptions } from "../db/tables.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-
-// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
-// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+// The tests, a chain of commands, are bounded by each command's progress (a process run: runInGroup's step
+// limit), not by a total.
 describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
   let h: BillingHarness;
   let env: NodeJS.ProcessEnv;
@@ -31,8 +29,10 @@ describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
     await h?.close();
   });
 
-  const cli = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "billing", ...args], { env });
+  const cli = (...args: string[]) => runCli(["billing", ...args], env);
+  /** The real binary: a process of its own, its exit code and streams as an operator's shell sees them. */
+  const cliProcess = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runCliProcess(["billing", ...args], env);
     return { code, stdout, stderr };
   };
 
@@ -82,7 +82,7 @@ describe("namereg billing", { timeout: BACKSTOP_MS }, () => {
     const suspended = await cli("suspend", "PLAIN", "--reason", "chargeback");
     expect(suspended).toMatchObject({ code: 0, stdout: "plain is now suspended\n" });
     // A second suspend changes nothing and says so, recording no action.
-    const twice = await cli("suspend", "plain", "--reason", "again");
+    const twice = await cliProcess("suspend", "plain", "--reason", "again");
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain("plain is suspended already; nothing was changed");
     expect((await cli("subscriptions")).stdout).toMatch(/plain\s+suspended .*\(chargeback\)/);

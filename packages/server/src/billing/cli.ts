@@ -2,6 +2,7 @@
 //  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | catch-up --rpc <url> | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
@@ -69,20 +70,19 @@ function periodsOption(args: readonly string[]): number | undefined {
   return Number(raw);
 }
 
-export async function billingCommand(args: readonly string[]): Promise<void> {
+export async function billingCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index", process.env, "namereg billing watch");
+    const rt = await openRuntime("index", io, { command: "namereg billing watch" });
     if (!rt.config.billing.enabled) {
       // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
-      console.error("namereg billing watch: billing is off (set BILLING_ENABLED=true and its settings)");
+      io.err("namereg billing watch: billing is off (set BILLING_ENABLED=true and its settings)");
       await rt.database.close();
-      process.exitCode = 1;
-      return;
+      return 1;
     }
     const metrics = new ServiceMetrics();
     registerBillingGauges(metrics.registry, rt.database.replica, () => new Date());
-    await runObserved(rt, metrics.registry, (signal) =>
+    await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
       runBillingWatcherProcess({
         config: rt.config,
         database: rt.database,
@@ -91,10 +91,10 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
         metrics,
       }),
     );
-    return;
+    return 0;
   }
   if (sub === "catch-up") {
-    await catchUpCommand(
+    return catchUpCommand(
       {
         feature: "billing",
         what: "billing watcher",
@@ -104,16 +104,15 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
         store: (tx, payments) => storeBillingPayments(tx, payments),
       },
       rest,
+      io,
     );
-    return;
   }
   const known = ["quarantined", "subscriptions", "apply", "resolve", "suspend", "resume"];
   if (sub === undefined || !known.includes(sub)) {
-    console.error(BILLING_USAGE);
-    process.exitCode = 1;
-    return;
+    io.err(BILLING_USAGE);
+    return 1;
   }
-  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  const rt = await openRuntime("migrate", io, { quiet: true });
   try {
     const db = rt.database.db;
     const now = new Date();
@@ -121,23 +120,23 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
     switch (sub) {
       case "quarantined": {
         const items = await listQuarantined(db);
-        if (items.length === 0) console.log("nothing is quarantined");
+        if (items.length === 0) io.out("nothing is quarantined");
         for (const p of items) {
           const why = QUARANTINE_REASONS[p.reason as QuarantineReason] ?? p.reason;
           const amount = p.asset === "native" ? `${stroopsToXlm(p.amount)} XLM` : `${p.amount} ${p.asset}`;
-          console.log(
+          io.out(
             `${p.id}  ${amount}  from ${p.source}  memo ${p.memoType}${p.memo === null ? "" : ` ${p.memo}`}  ledger ${p.ledger}  ${p.reason}: ${why}`,
           );
         }
-        return;
+        return 0;
       }
       case "subscriptions": {
         for (const s of await listSubscriptions(db, now)) {
           const until = s.paidUntil === null ? "never paid" : `paid until ${s.paidUntil.toISOString()}`;
           const why = s.suspendReason === null ? "" : `  (${s.suspendReason})`;
-          console.log(`${s.namespace.padEnd(24)} ${s.state.padEnd(9)} ${until}${why}`);
+          io.out(`${s.namespace.padEnd(24)} ${s.state.padEnd(9)} ${until}${why}`);
         }
-        return;
+        return 0;
       }
       case "apply": {
         const [payment, namespace] = positional(rest, 2, "<payment> <namespace>") as [string, string];
@@ -148,31 +147,32 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
           now,
           ...(periods === undefined ? {} : { periods }),
         });
-        console.log(
+        io.out(
           `${payment} applied to ${namespace}: ${result.periods} period(s), paid until ${result.paidUntil.toISOString()}` +
             (result.remainder > 0n
               ? `; ${stroopsToXlm(result.remainder)} XLM bought nothing (refund by hand)`
               : ""),
         );
-        return;
+        return 0;
       }
       case "resolve": {
         const [payment] = positional(rest, 1, "<payment>") as [string];
         await resolveQuarantined(db, payment, { reason, now });
-        console.log(`${payment} resolved by hand`);
-        return;
+        io.out(`${payment} resolved by hand`);
+        return 0;
       }
       default: {
         const [typed] = positional(rest, 1, "<namespace>") as [string];
         const namespace = typed.toLowerCase();
         const state = await setSuspended(db, namespace, sub === "suspend", { reason, now });
-        console.log(`${namespace} is now ${state}`);
+        io.out(`${namespace} is now ${state}`);
+        return 0;
       }
     }
   } catch (err) {
     if (!(err instanceof BillingOperatorError)) throw err;
-    console.error(`namereg billing: ${err.message}`);
-    process.exitCode = 1;
+    io.err(`namereg billing: ${err.message}`);
+    return 1;
   } finally {
     await rt.database.close();
   }

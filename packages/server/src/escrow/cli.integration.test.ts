@@ -1,17 +1,14 @@
-// `namereg escrow parked | reconcile` as an operator runs them: a separate process on the same PostgreSQL.
-import { fileURLToPath } from "node:url";
+// `namereg escrow parked | reconcile` as an operator runs them, on the same PostgreSQL: in this process through the
+// command's own entry (test/fixtures/cli.ts); the escrow family's real-binary run (a refusal, exit 1) is here.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { runCli, runCliProcess } from "../../test/fixtures/cli.ts";
 import { escrowCliEnv, type MarketHarness, startMarketHarness } from "../../test/fixtures/market.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { marketPayments, marketPayouts } from "../db/tables.ts";
 import { owe } from "./obligations.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-
-// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
-// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+// The tests, a chain of commands, are bounded by each command's progress, not by a total.
 describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
   let h: MarketHarness;
   let env: NodeJS.ProcessEnv;
@@ -23,8 +20,10 @@ describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
     await h?.close();
   });
 
-  const cli = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "escrow", ...args], { env });
+  const cli = (...args: string[]) => runCli(["escrow", ...args], env);
+  /** The real binary: a process of its own, its exit code and streams as an operator's shell sees them. */
+  const cliProcess = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runCliProcess(["escrow", ...args], env);
     return { code, stdout, stderr };
   };
 
@@ -48,7 +47,7 @@ describe("namereg escrow", { timeout: BACKSTOP_MS }, () => {
       state: "bond",
       held: balance + 1n,
     });
-    const short = await cli("reconcile");
+    const short = await cliProcess("reconcile");
     expect(short.code).toBe(1);
     expect(short.stdout).toContain("MISMATCH");
   });

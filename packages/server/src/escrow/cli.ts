@@ -5,6 +5,7 @@ import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
@@ -53,22 +54,21 @@ function option(args: readonly string[], name: string): string | undefined {
 
 const OPERATOR_COMMANDS = new Set(["parked", "release", "refund", "fees", "withdraw-fees", "reconcile"]);
 
-export async function escrowCommand(args: readonly string[]): Promise<void> {
+export async function escrowCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index", process.env, "namereg escrow watch");
+    const rt = await openRuntime("index", io, { command: "namereg escrow watch" });
     if (!rt.config.market.enabled) {
       // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
-      console.error(
+      io.err(
         "namereg escrow watch: the marketplace is off (set MARKET_ENABLED=true and its escrow settings)",
       );
       await rt.database.close();
-      process.exitCode = 1;
-      return;
+      return 1;
     }
     const metrics = new ServiceMetrics();
     registerEscrowGauges(metrics.registry, rt.database.replica, () => new Date());
-    await runObserved(rt, metrics.registry, (signal) =>
+    await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
       runEscrowWatcherProcess({
         config: rt.config,
         database: rt.database,
@@ -77,10 +77,10 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
         metrics,
       }),
     );
-    return;
+    return 0;
   }
   if (sub === "catch-up") {
-    await catchUpCommand(
+    return catchUpCommand(
       {
         feature: "escrow",
         what: "escrow watcher",
@@ -90,26 +90,26 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
         store: storeEscrowPayments,
       },
       rest,
+      io,
     );
-    return;
   }
   if (!OPERATOR_COMMANDS.has(sub ?? "")) {
-    console.error(ESCROW_USAGE);
-    process.exitCode = 1;
-    return;
+    io.err(ESCROW_USAGE);
+    return 1;
   }
-  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  const rt = await openRuntime("migrate", io, { quiet: true });
+  const line = lineTo(io);
   try {
     const db = rt.database.db;
     if (sub === "parked") {
       const items = await listParked(db);
-      if (items.length === 0) console.log("nothing is parked");
+      if (items.length === 0) io.out("nothing is parked");
       for (const p of items) {
-        console.log(
+        io.out(
           `${p.id}  ${p.kind}  ${stroopsToXlm(p.amount)} ${p.asset}  → ${p.destination}  since ${p.since.toISOString()}  ${p.reason}`,
         );
       }
-      return;
+      return 0;
     }
     if (sub === "release") {
       const [id] = rest;
@@ -121,14 +121,14 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
         ...(to === undefined ? {} : { to }),
         ...(keep ? { keep } : {}),
       });
-      console.log(
+      io.out(
         result.newObligation !== null
           ? `${id} released as ${result.newObligation}; the escrow watcher sends it on its next pass`
           : keep
             ? `${id} kept in the escrow`
             : `${id} marked as settled by hand`,
       );
-      return;
+      return 0;
     }
     if (sub === "refund") {
       const [id] = rest;
@@ -138,19 +138,19 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
         reason: option(rest, "--reason") ?? "",
         ...(to === undefined ? {} : { to }),
       });
-      console.log(
+      io.out(
         `${id} refunded as ${result.obligation}: ${stroopsToXlm(result.amount)} XLM → ${result.destination}; the escrow watcher sends it on its next pass`,
       );
-      return;
+      return 0;
     }
     if (sub === "fees") {
-      await printFees(db);
-      return;
+      await printFees(db, io);
+      return 0;
     }
     const chain = chainOf(rt.config, sub ?? "reconcile");
     if (sub === "withdraw-fees") {
-      await withdrawCommand(db, chain, rest);
-      return;
+      await withdrawCommand(db, chain, rest, io);
+      return 0;
     }
     const r = await reconcile(db, chain.server, chain.escrow);
     line("escrow balance on chain", r.balance);
@@ -164,13 +164,12 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
     line("fees held", r.fees);
     line("required", r.required);
     line("float (balance - required)", r.float);
-    console.log(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
-    if (!r.ok) process.exitCode = 1;
+    io.out(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
+    return r.ok ? 0 : 1;
   } catch (err) {
     if (err instanceof ReleaseError || err instanceof FeeWithdrawalError) {
-      console.error(`namereg escrow: ${err.message}`);
-      process.exitCode = 1;
-      return;
+      io.err(`namereg escrow: ${err.message}`);
+      return 1;
     }
     throw err;
   } finally {
@@ -178,8 +177,9 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
   }
 }
 
-const line = (label: string, v: bigint) =>
-  console.log(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
+/** One figure of the books: its label, then the amount in XLM right-aligned. */
+const lineTo = (io: CommandIo) => (label: string, v: bigint) =>
+  io.out(`${label.padEnd(28)} ${stroopsToXlm(v).padStart(22)} XLM`);
 
 function chainOf(config: Config, sub: string) {
   const { rpcUrl } = config.chain;
@@ -188,7 +188,8 @@ function chainOf(config: Config, sub: string) {
   return { server: rpcServer(rpcUrl), escrow };
 }
 
-async function printFees(db: Db): Promise<void> {
+async function printFees(db: Db, io: CommandIo): Promise<void> {
+  const line = lineTo(io);
   const book = await feeBook(db);
   line("fees earned", book.earned);
   line("withdrawn: paid", book.paid);
@@ -196,7 +197,7 @@ async function printFees(db: Db): Promise<void> {
   line("withdrawn: parked", book.parked);
   line("available", book.available);
   for (const w of await feeWithdrawals(db)) {
-    console.log(
+    io.out(
       `${w.id}  ${w.state}  ${stroopsToXlm(w.amount)} XLM  → ${w.destination}  ${w.createdAt.toISOString()}  ${w.note ?? ""}`,
     );
   }
@@ -206,6 +207,7 @@ async function withdrawCommand(
   db: Db,
   chain: ReturnType<typeof chainOf>,
   args: readonly string[],
+  io: CommandIo,
 ): Promise<void> {
   const requestId = option(args, "--id");
   const to = option(args, "--to");
@@ -233,7 +235,7 @@ async function withdrawCommand(
     reason: option(args, "--reason") ?? "",
   });
   const what = `${result.id}: ${stroopsToXlm(result.amount)} XLM → ${result.destination}`;
-  console.log(
+  io.out(
     result.created
       ? `${what}; the escrow watcher sends it on its next pass (${stroopsToXlm(result.available)} XLM left available)`
       : `${what} was already recorded (${result.state}); nothing new written`,

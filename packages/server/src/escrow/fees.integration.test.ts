@@ -1,12 +1,12 @@
 // The operator takes the marketplace fee out of the escrow (docs/market.md "Fees"): `namereg escrow withdraw-fees`
-// and `fees` as separate processes on the watcher's PostgreSQL, the withdrawal paid by the escrow watcher on the
+// and `fees` as the operator runs them (in this process, through the command's entry) on the watcher's PostgreSQL, the withdrawal paid by the escrow watcher on the
 // devnet; every amount is checked as a balance on chain and against `reconcile`.
-import { fileURLToPath } from "node:url";
 import { applyBps } from "@namereg/protocol";
 import { Keypair, TransactionBuilder } from "@stellar/stellar-sdk";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChildRun, runInGroup, STEP_LIMIT_MS } from "../../test/fixtures/child-processes.ts";
+import { STEP_LIMIT_MS } from "../../test/fixtures/child-processes.ts";
+import { type CliRun, runCli } from "../../test/fixtures/cli.ts";
 import {
   escrowCliEnv,
   type MarketHarness,
@@ -19,12 +19,10 @@ import { marketPayouts } from "../db/tables.ts";
 import { feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { reconcile, releaseParked } from "./operator.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const PRICE = "100";
 const FEE = applyBps(xlm(PRICE), TEST_FEE_BPS); // 2.5 XLM a sale
 
-// Each CLI command is a process started cold and bounded on its own (runInGroup's step limit); the tests, a chain
-// of them, are bounded by that progress, not by a total.
+// The tests, a chain of commands, are bounded by each command's progress, not by a total.
 describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
   let h: MarketHarness;
   let env: NodeJS.ProcessEnv;
@@ -38,14 +36,12 @@ describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
     await h?.close();
   });
 
-  const cli = async (...args: string[]): Promise<ChildRun> =>
-    runInGroup(process.execPath, [CLI, "escrow", ...args], { env });
+  const cli = (...args: string[]): Promise<CliRun> => runCli(["escrow", ...args], env);
   const withdraw = (id: string, amount: string, to = treasury.publicKey()) =>
     cli("withdraw-fees", "--id", id, "--to", to, ...amountArgs(amount), "--reason", "operator's fees");
   const amountArgs = (amount: string) => (amount === "all" ? ["--all"] : ["--amount", amount]);
   const refused = (message: string) => ({
     code: 1,
-    signal: null,
     stdout: "",
     stderr: `namereg escrow: ${message}\n`,
   });
@@ -121,7 +117,6 @@ describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
     );
     expect(await withdraw("2026-06", "1.5")).toEqual({
       code: 0,
-      signal: null,
       stdout: `fee:2026-06: 1.5000000 XLM → ${treasury.publicKey()} was already recorded (pending); nothing new written\n`,
       stderr: "",
     });
@@ -236,7 +231,7 @@ describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
     const runs = await h.database.db.transaction(async (tx) => {
       await tx.execute(sql`lock table market_payouts in share mode`);
       const started = [withdraw("race-a", amount), withdraw("race-b", amount)];
-      let early: ChildRun | null = null;
+      let early: CliRun | null = null;
       for (const run of started) void run.then((r) => (early ??= r));
       const deadline = Date.now() + STEP_LIMIT_MS;
       for (;;) {

@@ -1,12 +1,12 @@
 // What the escrow must hold for the operator rather than judge (docs/market.md, "Parked, never absorbed"): dust,
 // whose automatic refund would cost the escrow a network fee each time, and XLM moved by the native token
 // contract instead of a payment operation. Real SDK-signed transactions on the devnet, balances read on chain,
-// and the operator's commands run as the operator runs them (a separate `namereg escrow` process).
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+// and the operator's commands run as the operator runs them (`namereg escrow`, in this process through the
+// command's entry: test/fixtures/cli.ts).
 import type { Keypair } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../test/fixtures/cli.ts";
 import {
   escrowCliEnv,
   type MarketHarness,
@@ -19,7 +19,6 @@ import { marketPayments } from "../db/tables.ts";
 import { DUST_REASON } from "./obligations.ts";
 import { reconcile } from "./operator.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const PRICE = "100";
 
 describe("odd payments to the escrow are parked for the operator", () => {
@@ -33,28 +32,7 @@ describe("odd payments to the escrow are parked for the operator", () => {
     await h?.close();
   });
 
-  /** `namereg escrow …` in its own process group, killed with the group if it outlives 60 s. */
-  const cli = (...args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, "escrow", ...args], { env, detached: true });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => {
-        stdout += d;
-      });
-      child.stderr.on("data", (d) => {
-        stderr += d;
-      });
-      const timer = setTimeout(() => {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-        reject(new Error(`namereg escrow ${args.join(" ")} did not finish in 60 s`));
-      }, 60_000);
-      child.on("error", reject);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  const cli = (...args: string[]) => runCli(["escrow", ...args], env);
 
   /** A listing with the seller's proposal to a funded buyer live, and the buyer's intent memo. */
   async function buyerWithIntent(): Promise<{ buyer: Keypair; memo: string }> {

@@ -3,8 +3,8 @@
 // process does, the figures it reads from the database — its command puts there.
 import type { Registry } from "prom-client";
 import { startMetricsServer } from "./metrics-server.ts";
+import type { Stopping } from "./command-io.ts";
 import type { Runtime } from "./runtime.ts";
-import { untilSignal } from "./until-signal.ts";
 
 /** Starts the listener when METRICS_PORT is set; returns what closes it (nothing to close otherwise). */
 export async function listenForMetrics(rt: Runtime, registry: Registry): Promise<() => Promise<void>> {
@@ -21,15 +21,17 @@ export async function listenForMetrics(rt: Runtime, registry: Registry): Promise
 }
 
 /**
- * A long-running command's life once its runtime is open: `work` until SIGINT/SIGTERM (or its launcher exits),
- * with the METRICS_PORT listener beside it; the database closes last.
+ * A long-running command's life once its runtime is open: `work` until its stop (SIGINT/SIGTERM or its launcher
+ * exiting, for the process entry; `io.untilStopped()`), with the METRICS_PORT listener beside it; the database
+ * closes last.
  */
 export async function runObserved(
   rt: Runtime,
   registry: Registry,
+  stopping: Stopping,
   work: (signal: AbortSignal) => Promise<void>,
 ): Promise<void> {
-  const { signal, done } = untilSignal();
+  const { signal, done } = stopping;
   void done.then((name) => rt.logger.info({ signal: name }, "shutting down"));
   try {
     const closeMetrics = await listenForMetrics(rt, registry);

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { backfill } from "../indexer/backfill.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { openRuntime } from "../process/runtime.ts";
 
 export const BACKFILL_USAGE = `usage: namereg backfill --rpc <url> [--from <ledger>] [--to <ledger>]
@@ -49,15 +50,14 @@ export function parseBackfillArgs(args: readonly string[]): BackfillArgs | { pro
   return problems.length > 0 ? { problems } : { rpcUrl: values.rpc as string, from, to };
 }
 
-export async function backfillCommand(args: readonly string[]): Promise<void> {
+export async function backfillCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const parsed = parseBackfillArgs(args);
   if ("problems" in parsed) {
-    console.error(`${parsed.problems.map((p) => `namereg backfill: ${p}`).join("\n")}\n\n${BACKFILL_USAGE}`);
-    process.exitCode = 1;
-    return;
+    io.err(`${parsed.problems.map((p) => `namereg backfill: ${p}`).join("\n")}\n\n${BACKFILL_USAGE}`);
+    return 1;
   }
   const { rpcUrl, from, to } = parsed;
-  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  const rt = await openRuntime("migrate", io, { quiet: true });
   try {
     const { networkPassphrase } = rt.config.chain;
     const registryId = rt.config.chain.contracts.registry.id;
@@ -71,11 +71,11 @@ export async function backfillCommand(args: readonly string[]): Promise<void> {
       registryId,
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
-      log: (line) => console.log(line),
+      log: (line) => io.out(line),
     });
-    if (result.reports.length === 0) console.log("no recorded gap in the requested range");
-    console.log(`${result.remaining} gap(s) remain`);
-    if (result.remaining > 0) process.exitCode = 1;
+    if (result.reports.length === 0) io.out("no recorded gap in the requested range");
+    io.out(`${result.remaining} gap(s) remain`);
+    return result.remaining > 0 ? 1 : 0;
   } finally {
     await rt.database.close();
   }

@@ -1,12 +1,12 @@
-// `namereg dead-letters` as an operator runs it, against the indexed demo on PostgreSQL: list, retry (a letter
+// `namereg dead-letters` as an operator runs it (in this process through the command's entry, and once as the real
+// binary), against the indexed demo on PostgreSQL: list, retry (a letter
 // the current code can project, and one it still cannot), resolve with a reason; /v1/status counts the unresolved.
-import { fileURLToPath } from "node:url";
 import type { NamingDevnet } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { runCli, runCliProcess } from "../../test/fixtures/cli.ts";
 import type { TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
@@ -15,10 +15,7 @@ import { deadLetters, events, names } from "../db/tables.ts";
 import type { Indexer } from "../indexer/indexer.ts";
 import { contractEnv } from "./commands.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-
-// Each CLI command is a process started cold (seconds each on a loaded machine) and is bounded on its own
-// (runInGroup's step limit); the tests, a chain of them, are bounded by that progress, not by a total.
+// The tests, a chain of commands, are bounded by each command's progress, not by a total.
 describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
@@ -68,10 +65,10 @@ describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
     await database?.close();
   });
 
-  const cli = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "dead-letters", ...args], {
-      env,
-    });
+  const cli = (...args: string[]) => runCli(["dead-letters", ...args], env);
+  /** The real binary: a process of its own, its exit code and streams as an operator's shell sees them. */
+  const cliProcess = async (...args: string[]) => {
+    const { code, stdout, stderr } = await runCliProcess(["dead-letters", ...args], env);
     return { code, stdout, stderr };
   };
 
@@ -103,7 +100,7 @@ describe("namereg dead-letters", { timeout: BACKSTOP_MS }, () => {
   });
 
   it("resolves by hand only with a reason, and lists it with --all", async () => {
-    const refused = await cli("resolve", garbage);
+    const refused = await cliProcess("resolve", garbage);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("--reason");
     expect(await cli("resolve", garbage, "--reason", "junk injected by a test")).toMatchObject({ code: 0 });

@@ -9,6 +9,7 @@ import { advisoryLockKey } from "../db/index.ts";
 import { deadLetters } from "../db/tables.ts";
 import { takeWriterEpoch } from "../db/writer-fence.ts";
 import { Indexer } from "../indexer/indexer.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { coreContracts, INDEXER_LOCK } from "./indexer-process.ts";
 
@@ -26,14 +27,13 @@ function option(args: readonly string[], name: string): string | undefined {
   return at === -1 ? undefined : args[at + 1];
 }
 
-export async function deadLettersCommand(args: readonly string[]): Promise<void> {
+export async function deadLettersCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub, id] = args;
   if (sub !== "list" && sub !== "retry" && sub !== "resolve") {
-    console.error(DEAD_LETTERS_USAGE);
-    process.exitCode = 1;
-    return;
+    io.err(DEAD_LETTERS_USAGE);
+    return 1;
   }
-  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  const rt = await openRuntime("migrate", io, { quiet: true });
   const db = rt.database.db;
   try {
     if (sub === "list") {
@@ -43,17 +43,17 @@ export async function deadLettersCommand(args: readonly string[]): Promise<void>
         .from(deadLetters)
         .where(all ? undefined : isNull(deadLetters.resolvedAt))
         .orderBy(asc(deadLetters.ledger), asc(deadLetters.eventId));
-      if (rows.length === 0) console.log(all ? "no dead letters" : "no unresolved dead letters");
+      if (rows.length === 0) io.out(all ? "no dead letters" : "no unresolved dead letters");
       for (const r of rows) {
         const state =
           r.resolvedAt === null
             ? "unresolved"
             : `resolved ${r.resolvedAt.toISOString()}: ${r.resolution ?? ""}`;
-        console.log(
+        io.out(
           `${r.eventId}  ledger ${r.ledger}  ${r.contractId}  since ${r.createdAt.toISOString()}  ${state}  — ${r.error}`,
         );
       }
-      return;
+      return 0;
     }
     if (id === undefined || id.startsWith("--"))
       throw new DeadLetterError(`which event id?\n\n${DEAD_LETTERS_USAGE}`);
@@ -77,14 +77,14 @@ export async function deadLettersCommand(args: readonly string[]): Promise<void>
             : `${id} is resolved already (${known.resolution ?? ""})`,
         );
       }
-      console.log(`${id} resolved by hand`);
-      return;
+      io.out(`${id} resolved by hand`);
+      return 0;
     }
-    await retry(rt, id);
+    return await retry(rt, id, io);
   } catch (err) {
     if (!(err instanceof DeadLetterError)) throw err;
-    console.error(`namereg dead-letters: ${err.message}`);
-    process.exitCode = 1;
+    io.err(`namereg dead-letters: ${err.message}`);
+    return 1;
   } finally {
     await rt.database.close();
   }
@@ -93,7 +93,12 @@ export async function deadLettersCommand(args: readonly string[]): Promise<void>
 /** What `namereg dead-letters retry` needs besides the database: the indexer's own chain settings. */
 export const RETRY_VARIABLES = ["RPC_URL", "NETWORK_PASSPHRASE", "REGISTRY_ID"] as const;
 
-async function retry(rt: Awaited<ReturnType<typeof openRuntime>>, id: string): Promise<void> {
+/** Projects the letter's event again; 1 when it fails again. */
+async function retry(
+  rt: Awaited<ReturnType<typeof openRuntime>>,
+  id: string,
+  io: CommandIo,
+): Promise<number> {
   const { config, database } = rt;
   const { rpcUrl, networkPassphrase } = config.chain;
   const registryId = config.chain.contracts.registry.id;
@@ -121,11 +126,12 @@ async function retry(rt: Awaited<ReturnType<typeof openRuntime>>, id: string): P
     const result = await indexer.retryDeadLetter(id).catch((err: unknown) => {
       throw new DeadLetterError(err instanceof Error ? err.message : String(err));
     });
-    if (result.resolved) console.log(`${id} projected and resolved`);
-    else {
-      console.log(`${id} failed again: ${result.error ?? "unknown error"}`);
-      process.exitCode = 1;
+    if (result.resolved) {
+      io.out(`${id} projected and resolved`);
+      return 0;
     }
+    io.out(`${id} failed again: ${result.error ?? "unknown error"}`);
+    return 1;
   } finally {
     await lock.release().catch(() => undefined);
   }

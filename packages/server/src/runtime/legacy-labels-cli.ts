@@ -4,6 +4,7 @@
 // verify, so a deploy script can stop on a bad file.
 import { namespaces } from "../db/tables.ts";
 import { readLegacyLabels, waitingLegacyAllocations } from "../indexer/legacy-labels.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { openRuntime } from "../process/runtime.ts";
 
 export const LEGACY_LABELS_USAGE = `usage: namereg legacy-labels check [--file <path>]
@@ -11,14 +12,13 @@ export const LEGACY_LABELS_USAGE = `usage: namereg legacy-labels check [--file <
   check   verify every entry of LEGACY_LABELS_FILE (or --file) by hashing its label, and report which hash-only
           legacy allocations of the archive it names; the indexer replays those at its next start`;
 
-export async function legacyLabelsCommand(args: readonly string[]): Promise<void> {
+export async function legacyLabelsCommand(args: readonly string[], io: CommandIo): Promise<number> {
   if (args[0] !== "check") {
-    console.error(LEGACY_LABELS_USAGE);
-    process.exitCode = 1;
-    return;
+    io.err(LEGACY_LABELS_USAGE);
+    return 1;
   }
   const at = args.indexOf("--file");
-  const rt = await openRuntime("migrate", { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+  const rt = await openRuntime("migrate", io, { quiet: true });
   try {
     const file = at === -1 ? rt.config.chain.legacyLabelsFile : (args[at + 1] ?? null);
     if (file === null) throw new Error("no file: set LEGACY_LABELS_FILE or pass --file <path>");
@@ -32,24 +32,22 @@ export async function legacyLabelsCommand(args: readonly string[]): Promise<void
         n.label,
       ]),
     );
-    console.log(`${file}: ${labels.size} verified, ${problems.length} rejected`);
-    for (const p of problems) console.log(`rejected  line ${p.line}: ${p.text} — ${p.reason}`);
+    io.out(`${file}: ${labels.size} verified, ${problems.length} rejected`);
+    for (const p of problems) io.out(`rejected  line ${p.line}: ${p.text} — ${p.reason}`);
     for (const [node, label] of labels) {
       const state = waitingNodes.has(node)
         ? "names a hash-only allocation: the indexer projects it at its next start"
         : mirrored.get(node) === label
           ? "in the mirror"
           : "no hash-only allocation with this node in the archive (unused)";
-      console.log(`verified  ${label}  ${node}  ${state}`);
+      io.out(`verified  ${label}  ${node}  ${state}`);
     }
     const unnamed = waiting.filter((w) => w.node === null || !labels.has(w.node));
     for (const w of unnamed) {
-      console.log(
-        `unnamed   ${w.node ?? "?"}  ledger ${w.ledger}  event ${w.eventId}: no verified label yet`,
-      );
+      io.out(`unnamed   ${w.node ?? "?"}  ledger ${w.ledger}  event ${w.eventId}: no verified label yet`);
     }
-    if (waiting.length === 0) console.log("no hash-only allocation is waiting for a label");
-    if (problems.length > 0) process.exitCode = 1;
+    if (waiting.length === 0) io.out("no hash-only allocation is waiting for a label");
+    return problems.length > 0 ? 1 : 0;
   } finally {
     await rt.database.close();
   }

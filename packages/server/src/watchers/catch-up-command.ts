@@ -6,6 +6,7 @@ import type { AccountPayment } from "../chain/account-payments.ts";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { catchUpPayments, describeCatchUp } from "./catch-up.ts";
 
@@ -21,19 +22,18 @@ export interface CatchUpTarget {
   readonly store: (tx: Db, payments: readonly AccountPayment[], now: Date) => Promise<void>;
 }
 
-export async function catchUpCommand(target: CatchUpTarget, args: readonly string[]): Promise<void> {
+export async function catchUpCommand(
+  target: CatchUpTarget,
+  args: readonly string[],
+  io: CommandIo,
+): Promise<number> {
   const command = `namereg ${target.feature} catch-up`;
   const rpcUrl = archiveRpcOf(args);
   if (rpcUrl instanceof Error) {
-    console.error(`${command}: ${rpcUrl.message}`);
-    process.exitCode = 1;
-    return;
+    io.err(`${command}: ${rpcUrl.message}`);
+    return 1;
   }
-  const rt = await openRuntime(
-    "migrate",
-    { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" },
-    command,
-  );
+  const rt = await openRuntime("migrate", io, { command, quiet: true });
   try {
     const account = target.account(rt.config);
     const { networkPassphrase } = rt.config.chain;
@@ -51,8 +51,8 @@ export async function catchUpCommand(target: CatchUpTarget, args: readonly strin
       source: { server: rpcServer(rpcUrl), networkPassphrase, account },
     });
     const { line, ok } = describeCatchUp(target.what, result);
-    console.log(line);
-    if (!ok) process.exitCode = 1;
+    io.out(line);
+    return ok ? 0 : 1;
   } finally {
     await rt.database.close();
   }

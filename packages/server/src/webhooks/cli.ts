@@ -2,6 +2,7 @@
 // and `namereg dev` run the same deliverer in process.
 
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { CommandIo } from "../process/command-io.ts";
 import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { runDelivererProcess } from "./deliverer-process.ts";
@@ -11,17 +12,17 @@ export const WEBHOOKS_USAGE = `usage: namereg webhooks <command>
 
   deliver    run the webhook deliverer only (one per database; others wait as standbys)`;
 
-export async function webhooksCommand(args: readonly string[]): Promise<void> {
+export async function webhooksCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub] = args;
   if (sub !== "deliver") {
-    console.error(WEBHOOKS_USAGE);
-    process.exitCode = 1;
-    return;
+    io.err(WEBHOOKS_USAGE);
+    return 1;
   }
-  const rt = await openRuntime("deliver", process.env, "namereg webhooks deliver");
+  const rt = await openRuntime("deliver", io, { command: "namereg webhooks deliver" });
   const metrics = new ServiceMetrics();
   registerDelivererGauges(metrics.registry, rt.database.replica, () => new Date());
-  await runObserved(rt, metrics.registry, (signal) =>
+  await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
     runDelivererProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal, metrics }),
   );
+  return 0;
 }

@@ -15,7 +15,6 @@ import {
   Defs,
   ErrorNote,
   type Loaded,
-  Mono,
   NameLink,
   NamespaceLink,
   Page,
@@ -28,7 +27,8 @@ import {
   useLoadWhen,
   When,
 } from "../ui.tsx";
-import { nameFlags, ownership, subnamePolicy, timeline } from "../words.ts";
+import { nameFlags, ownership, timeline } from "../words.ts";
+import { Subname } from "./subname.tsx";
 
 /** Archived events of the name read for its timeline: one page of the archive's largest. */
 const ARCHIVE_PAGE = 1000;
@@ -266,83 +266,6 @@ function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Ele
         {flags.display}
         {flags.display === flags.primary ? null : ` ${flags.primary}`}
       </p>
-    </>
-  );
-}
-
-function Subname(props: { name: string; child: string; label: string; namespace: string }): JSX.Element {
-  const path = { namespace: props.namespace, label: props.label, child: props.child };
-  const answer = useLoad(`sub:${props.name}`, () => loadSubname(path));
-  return (
-    <Page title={props.name}>
-      <p class="hint">
-        A subname of <NameLink name={`${props.label}.${props.namespace}`} />, in namespace{" "}
-        <NamespaceLink namespace={props.namespace} />.
-      </p>
-      {answer.state === "error" ? (
-        // One refusal (no such parent, no such namespace) is said once, not under each heading.
-        <ErrorNote error={answer.error} />
-      ) : (
-        <SubnameSections answer={answer} child={props.child} />
-      )}
-    </Page>
-  );
-}
-
-type SubnameAnswer = Awaited<ReturnType<typeof loadSubname>>;
-const loadSubname = (path: { namespace: string; label: string; child: string }) =>
-  unwrap(api.GET("/v1/subnames/{namespace}/{label}/{child}", { params: { path } }));
-
-function SubnameSections(props: { answer: Loaded<SubnameAnswer>; child: string }): JSX.Element {
-  const { answer } = props;
-  return (
-    <>
-      <h2>Subname</h2>
-      <Section
-        loaded={answer}
-        render={(s) =>
-          s.record === null ? (
-            <p>
-              No subname “{props.child}” has ever been set under <NameLink name={s.parent} />.
-            </p>
-          ) : (
-            <Defs
-              items={[
-                ["State", s.record.active ? "active" : s.record.exists ? "inactive" : "removed"],
-                ["Pays to", <AccountLink address={s.record.address} key="a" />],
-                [
-                  "Controller",
-                  s.record.controller === null ? "—" : <AccountLink address={s.record.controller} key="c" />,
-                ],
-                ["Expires", s.record.expiresAt === null ? "never" : <When at={s.record.expiresAt} key="e" />],
-                ["Policy", subnamePolicy(s.record.policy)],
-                ["Generation", <Mono key="g">{s.record.generation}</Mono>],
-              ]}
-            />
-          )
-        }
-      />
-      <h2>Parent</h2>
-      <Section
-        loaded={answer}
-        render={(s) => (
-          <Defs
-            items={[
-              ["Name", <NameLink name={s.parentContext.name} key="p" />],
-              ["Holder", <AccountLink address={s.parentContext.holder} key="h" />],
-              ["Active", s.parentContext.active ? "yes" : "no"],
-              [
-                "Expires",
-                s.parentContext.expiresAt === null ? (
-                  "never"
-                ) : (
-                  <When at={s.parentContext.expiresAt} key="e" />
-                ),
-              ],
-            ]}
-          />
-        )}
-      />
     </>
   );
 }

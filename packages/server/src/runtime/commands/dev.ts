@@ -14,6 +14,7 @@ import type { Env } from "../../config/index.ts";
 import { DataDirInUseError, dataDirHolder } from "../../db/data-dir-claim.ts";
 import { openDatabase } from "../../db/database.ts";
 import { mirrorOf } from "../../indexer/chain-identity.ts";
+import type { CommandIo } from "../../process/command-io.ts";
 import { type DevFeatures, devFeatures } from "../dev-features.ts";
 import { seedDemo } from "../seed-demo.ts";
 import { seedDemoBilling } from "../seed-demo-billing.ts";
@@ -24,7 +25,8 @@ import { startCommand } from "./start.ts";
  * Development: a devnet with the demo scenario, then API + indexer on the embedded database. The devnet lives
  * in memory, so the database starts fresh on every run.
  */
-export async function devCommand(env: Env = process.env): Promise<void> {
+export async function devCommand(io: CommandIo): Promise<number> {
+  const { env } = io;
   const port = Number(env.PORT ?? 8080);
   const devnetPort = Number(env.DEVNET_PORT ?? 8000);
   const dataDir = env.DATA_DIR ?? "./data";
@@ -33,7 +35,7 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     const holder = await dataDirHolder(join(dataDir, "pglite"));
     if (holder !== null) throw new DataDirInUseError(join(dataDir, "pglite"), holder);
     if (existsSync(join(dataDir, "pglite")))
-      console.error(
+      io.err(
         `namereg dev: starting clean: ${join(dataDir, "pglite")} is emptied on every run, since the devnet is new each time`,
       );
     await rm(join(dataDir, "pglite"), { recursive: true, force: true });
@@ -69,8 +71,8 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     ...features.env,
   };
   try {
-    await startCommand(
-      devEnv,
+    return await startCommand(
+      { ...io, env: devEnv },
       "dev",
       async (url) => {
         // The off-chain demo state (namespace display names and logos) goes in as an owner would put it: a
@@ -78,23 +80,23 @@ export async function devCommand(env: Env = process.env): Promise<void> {
         try {
           await seedDemo({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(
+          io.err(
             `namereg dev: seeding the demo profiles failed (${err instanceof Error ? err.message : err})`,
           );
         }
         try {
           if (features.market) await seedDemoListing({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
+          io.err(`namereg dev: listing forsale failed (${err instanceof Error ? err.message : err})`);
         }
         try {
           if (features.billing) await seedDemoBilling({ apiUrl: url, devnet });
         } catch (err) {
-          console.error(
+          io.err(
             `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
           );
         }
-        console.log(banner(url, devnet, features, env));
+        io.out(banner(url, devnet, features, env));
       },
       { demoWallet: demoWalletOf(devnet) },
     );

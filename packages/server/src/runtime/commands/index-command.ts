@@ -1,15 +1,15 @@
-import type { Env } from "../../config/index.ts";
 import { registerIndexerGauges } from "../../metrics/indexer-gauges.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import type { CommandIo } from "../../process/command-io.ts";
 import { runObserved } from "../../process/metrics-listener.ts";
 import { openRuntime } from "../../process/runtime.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
 
-export async function indexCommand(env?: Env): Promise<void> {
-  const rt = await openRuntime("index", env);
+export async function indexCommand(io: CommandIo): Promise<number> {
+  const rt = await openRuntime("index", io);
   const metrics = new ServiceMetrics();
   registerIndexerGauges(metrics.registry, rt.database, () => new Date());
-  await runObserved(rt, metrics.registry, (signal) =>
+  await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
     runIndexerProcess({
       config: rt.config,
       database: rt.database,
@@ -18,4 +18,5 @@ export async function indexCommand(env?: Env): Promise<void> {
       onBatch: (info) => metrics.observeBatch(info),
     }),
   );
+  return 0;
 }

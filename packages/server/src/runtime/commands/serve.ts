@@ -1,18 +1,17 @@
-import type { Env } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import type { CommandIo } from "../../process/command-io.ts";
 import { listenForMetrics } from "../../process/metrics-listener.ts";
 import { openRuntime } from "../../process/runtime.ts";
-import { untilSignal } from "../../process/until-signal.ts";
 import { startApi } from "./start-api.ts";
 
-export async function serveCommand(env?: Env): Promise<void> {
-  const rt = await openRuntime("serve", env);
-  const { signal, done } = untilSignal();
+export async function serveCommand(io: CommandIo): Promise<number> {
+  const rt = await openRuntime("serve", io);
+  const { signal, done } = io.untilStopped();
   // Not listening (so not ready, not even /health) until the read replica can serve this code's queries.
   if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
     await rt.database.close();
-    return;
+    return 0;
   }
   const metrics = new ServiceMetrics();
   const { app, url } = await startApi(rt, metrics);
@@ -22,4 +21,5 @@ export async function serveCommand(env?: Env): Promise<void> {
   await closeMetrics();
   await app.close();
   await rt.database.close();
+  return 0;
 }

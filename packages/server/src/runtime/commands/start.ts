@@ -1,29 +1,29 @@
 import { runBillingWatcherProcess } from "../../billing/watcher-process.ts";
-import type { Env, Role } from "../../config/index.ts";
+import type { Role } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ChainIdentityError } from "../../indexer/chain-identity.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import type { CommandIo } from "../../process/command-io.ts";
 import { listenForMetrics } from "../../process/metrics-listener.ts";
 import { openRuntime } from "../../process/runtime.ts";
-import { untilSignal } from "../../process/until-signal.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
 import { type ApiExtras, startApi } from "./start-api.ts";
 
 /** API and indexer in one process (the single-machine deployment). */
 export async function startCommand(
-  env?: Env,
+  io: CommandIo,
   role: Role = "start",
   onReady?: (url: string) => void | Promise<void>,
   /** What only `namereg dev` adds to the app: the Demo wallet. */
   extras: ApiExtras = {},
-): Promise<void> {
-  const rt = await openRuntime(role, env);
-  const { signal, done } = untilSignal();
+): Promise<number> {
+  const rt = await openRuntime(role, io);
+  const { signal, done } = io.untilStopped();
   if (!(await waitForReplicaSchema(rt.database, { log: rt.logger, signal }))) {
     await rt.database.close();
-    return;
+    return 0;
   }
   // One registry for the process: the API serves what the in-process indexer counts.
   const metrics = new ServiceMetrics();
@@ -51,4 +51,5 @@ export async function startCommand(
   await closeMetrics();
   await app.close();
   await rt.database.close();
+  return 0;
 }

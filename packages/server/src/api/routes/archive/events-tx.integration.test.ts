@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { analyzeEveryRow } from "../../../../test/fixtures/exact-statistics.ts";
 import { type App, buildApp } from "../../app.ts";
 import { eventsPage } from "./queries.ts";
 
@@ -29,7 +30,8 @@ describe("the archive by transaction on postgres", () => {
        from generate_series(1, $1::int) as i`,
       [EVENTS, PER_TX],
     );
-    await database.query("analyze events");
+    // Statistics of every row, not of a random sample: the same plan every run (test/fixtures/exact-statistics.ts).
+    await analyzeEveryRow(database.url, ["events"], EVENTS);
     app = await buildApp({ config: testConfig(), db: database, redis: null });
   }, 120_000);
   afterAll(async () => {

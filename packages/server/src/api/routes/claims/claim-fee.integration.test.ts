@@ -359,31 +359,10 @@ describe("claim fee on the demo devnet", () => {
 });
 
 describe("a failed announce submission", () => {
-  let devnet: NamingDevnet;
-  let database: TestDatabase;
-  let app: App;
-  beforeAll(async () => {
-    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 100 });
-    database = await createTestDatabase("pglite");
-    const config = testConfig({
-      RPC_URL: devnet.rpcUrl,
-      NETWORK_PASSPHRASE: devnet.networkPassphrase,
-      ALLOCATOR_ID: devnet.contracts.allocator,
-    });
-    app = await buildApp({
-      config,
-      db: database,
-      redis: null,
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await devnet?.stop();
-    await database?.close();
-  });
+  const t = allocatorApp({ scenario: "demo", closeIntervalMs: 100 });
 
   it("reports the native token's balance error as insufficient_balance, not invalid_chain_address", async () => {
+    const { devnet, app } = t;
     const wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
     const claimant = Keypair.random();
     expect((await fetch(`${devnet.rpcUrl}/friendbot?addr=${claimant.publicKey()}`)).status).toBe(200);
@@ -446,33 +425,40 @@ describe("a failed announce submission", () => {
 });
 
 describe("claim fee without a policy", () => {
-  let devnet: NamingDevnet;
-  let database: TestDatabase;
-  let app: App;
-  beforeAll(async () => {
-    devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-    database = await createTestDatabase("pglite");
-    const config = testConfig({
-      RPC_URL: devnet.rpcUrl,
-      NETWORK_PASSPHRASE: devnet.networkPassphrase,
-      ALLOCATOR_ID: devnet.contracts.allocator,
-    });
-    app = await buildApp({
-      config,
-      db: database,
-      redis: null,
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await devnet?.stop();
-    await database?.close();
-  });
+  const t = allocatorApp({ scenario: "none", closeIntervalMs: 0 });
 
   it("refuses to quote rather than make one up", async () => {
-    const response = await app.inject({ url: "/v1/claim-fee" });
+    const response = await t.app.inject({ url: "/v1/claim-fee" });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ error: "claim_fee_unavailable", reason: "unconfigured" });
   });
 });
+
+/**
+ * A devnet, an in-memory mirror and the app over them with the allocator configured (the claim-fee routes read it
+ * live), started before the describe block's tests and stopped after them.
+ */
+function allocatorApp(devnetOptions: { scenario: "demo" | "none"; closeIntervalMs: number }) {
+  const t = {} as { devnet: NamingDevnet; database: TestDatabase; app: App };
+  beforeAll(async () => {
+    t.devnet = await startNamingDevnet(devnetOptions);
+    t.database = await createTestDatabase("pglite");
+    const config = testConfig({
+      RPC_URL: t.devnet.rpcUrl,
+      NETWORK_PASSPHRASE: t.devnet.networkPassphrase,
+      ALLOCATOR_ID: t.devnet.contracts.allocator,
+    });
+    t.app = await buildApp({
+      config,
+      db: t.database,
+      redis: null,
+      chainClient: new ChainClient(t.devnet.rpcUrl, t.devnet.networkPassphrase),
+    });
+  });
+  afterAll(async () => {
+    await t.app?.close();
+    await t.devnet?.stop();
+    await t.database?.close();
+  });
+  return t;
+}

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { analyzeEveryRow } from "../../../../test/fixtures/exact-statistics.ts";
 import { type App, buildApp } from "../../app.ts";
 import { namesOfNamespace } from "./queries.ts";
 
@@ -31,7 +32,8 @@ describe("a namespace's names on postgres", () => {
        from generate_series(1, $1::int) as i`,
       [NAMES, NAMESPACES],
     );
-    await database.query("analyze names");
+    // Statistics of every row, not of a random sample: the same plan every run (test/fixtures/exact-statistics.ts).
+    await analyzeEveryRow(database.url, ["names"], NAMES);
     app = await buildApp({ config: testConfig(), db: database, redis: null });
   }, 120_000);
   afterAll(async () => {
