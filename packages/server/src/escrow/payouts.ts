@@ -21,7 +21,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { type FinalResponse, hashOf, sendByHash } from "../chain/send-by-hash.ts";
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { payoutMemo } from "./obligations.ts";
+import { payoutMemoHash } from "./obligations.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;
@@ -147,7 +147,7 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
     networkPassphrase: s.networkPassphrase,
   })
     .addOperation(op)
-    .addMemo(Memo.text(payoutMemo(payout.purpose)))
+    .addMemo(Memo.hash(payoutMemoHash(payout.id)))
     .setTimeout(TimeoutInfinite)
     .build();
   tx.sign(s.escrow);
