@@ -4,7 +4,7 @@
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
 import type { AccountPaymentsSource } from "../chain/account-payments.ts";
-import { marketPayments } from "../db/tables.ts";
+import { marketEscrowTransactions, marketPayments } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
 import { type IngestResult, ingestPayments } from "../watchers/payment-ingest.ts";
@@ -79,6 +79,13 @@ export class EscrowWatcher {
           )
           .onConflictDoNothing();
       },
+      // What the escrow sent: the payouts' look-up before signing and `reconcile` read it (paid-on-chain.ts).
+      storeOwn: async (tx, own) => {
+        await tx
+          .insert(marketEscrowTransactions)
+          .values([...own])
+          .onConflictDoNothing();
+      },
     });
   }
 
@@ -114,6 +121,10 @@ export class EscrowWatcher {
       now: this.#now,
       settle: o.settle ?? (() => new Promise((r) => setTimeout(r, 1000))),
       ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
+      catchUp: async () => {
+        const read = await this.ingest();
+        return read.throughLedger;
+      },
       ...(o.checkpoint === undefined ? {} : { checkpoint: o.checkpoint }),
     });
     return { payments: ingested.count, decided, paidOrParked };

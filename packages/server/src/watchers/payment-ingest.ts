@@ -7,6 +7,7 @@ import {
   type AccountPaymentsSource,
   readPaymentsPage,
 } from "../chain/account-payments.ts";
+import type { OwnTransaction } from "../chain/account-transactions.ts";
 import { paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 
@@ -60,6 +61,11 @@ export interface IngestOptions {
   readonly maxPages?: number;
   /** Stores a page's payments inside the transaction that advances the cursor (idempotently: keyed by id). */
   readonly store: (tx: Db, payments: readonly AccountPayment[]) => Promise<void>;
+  /**
+   * Stores the account's own transactions of a page (what it sent) in the same transaction, idempotently (keyed
+   * by hash); a consumer whose account sends nothing leaves it out.
+   */
+  readonly storeOwn?: (tx: Db, own: readonly OwnTransaction[]) => Promise<void>;
 }
 
 export interface IngestResult {
@@ -67,6 +73,8 @@ export interface IngestResult {
   readonly count: number;
   /** Every payment to the account up to this ledger has been stored (by this call or earlier ones). */
   readonly throughLedger: number;
+  /** The last page read reached the chain head: nothing more to read now. */
+  readonly atHead: boolean;
 }
 
 /** The ledger of a getTransactions cursor (a TOID: the ledger sequence in its high 32 bits). */
@@ -89,14 +97,15 @@ export async function ingestPayments(o: IngestOptions): Promise<IngestResult> {
     const polledAt = o.now();
     await o.db.transaction(async (tx) => {
       if (read.payments.length > 0) await o.store(tx, read.payments);
+      if (read.own.length > 0 && o.storeOwn !== undefined) await o.storeOwn(tx, read.own);
       await savePaymentCursor(tx, o.cursorName, read.cursor, polledAt);
     });
     count += read.payments.length;
     stored = { ...stored, cursor: read.cursor };
-    if (read.atHead) return { count, throughLedger: read.latestLedger };
+    if (read.atHead) return { count, throughLedger: read.latestLedger, atHead: true };
     through = cursorLedger(read.cursor) - 1;
   }
   await touchPaymentCursor(o.db, o.cursorName, o.now());
   // Stopped mid-backlog: the cursor's own ledger may hold transactions not read yet.
-  return { count, throughLedger: through };
+  return { count, throughLedger: through, atHead: false };
 }
