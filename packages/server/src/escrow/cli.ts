@@ -6,6 +6,7 @@ import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
 import { openRuntime } from "../runtime/commands/runtime.ts";
 import { untilSignal } from "../runtime/commands/until-signal.ts";
+import type { ChainAudit } from "./chain-audit.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
 import { runEscrowWatcherProcess } from "./watcher-process.ts";
@@ -136,8 +137,10 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
     line("fees held", r.fees);
     line("required", r.required);
     line("float (balance - required)", r.float);
-    console.log(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
-    if (!r.ok) process.exitCode = 1;
+    printChainAudit(r.chain);
+    if (r.float < 0n) console.log("MISMATCH: the escrow holds less than it owes");
+    if (r.ok) console.log("reconciled");
+    else process.exitCode = 1;
   } catch (err) {
     if (err instanceof ReleaseError || err instanceof FeeWithdrawalError) {
       console.error(`namereg escrow: ${err.message}`);
@@ -148,6 +151,35 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
   } finally {
     await rt.database.close();
   }
+}
+
+/** The chain's side: every payment of the escrow key the database does not explain, or explains twice. */
+function printChainAudit(chain: ChainAudit): void {
+  const through = chain.throughLedger === null ? "nothing read yet" : `through ledger ${chain.throughLedger}`;
+  console.log(
+    `${"escrow payments on chain".padEnd(28)} ${String(chain.payments).padStart(22)}     (${through})`,
+  );
+  for (const u of chain.unexplained) {
+    const moved = u.moves
+      .map((m) =>
+        m.amount === null
+          ? `${m.type}${m.destination === null ? "" : ` → ${m.destination}`}`
+          : `${m.asset === "native" ? `${stroopsToXlm(BigInt(m.amount))} XLM` : `${m.amount} ${m.asset}`} → ${m.destination}`,
+      )
+      .join(", ");
+    console.log(
+      `UNEXPLAINED ${u.txHash}  ledger ${u.ledger}  ${moved}  memo ${u.memoType}${u.memo === null ? "" : ` ${u.memo}`}`,
+    );
+  }
+  for (const t of chain.paidTwice) console.log(`PAID TWICE ${t.obligation}: ${t.txHashes.join(", ")}`);
+  if (chain.unexplained.length > 0)
+    console.log(
+      `MISMATCH: ${chain.unexplained.length} payment(s) of the escrow on chain that no obligation of this database explains. ` +
+        "After a restore, let the watcher read the chain again and reconcile again (it finds its payouts by their memo); " +
+        "otherwise stop the watcher and investigate: something else used the escrow key, or the database lost a decision",
+    );
+  if (chain.paidTwice.length > 0)
+    console.log(`MISMATCH: ${chain.paidTwice.length} obligation(s) paid more than once on chain`);
 }
 
 const line = (label: string, v: bigint) =>
