@@ -1,7 +1,8 @@
 // The look-up before signing (paid-on-chain.ts) with a stub RPC and an in-memory database: an obligation whose
 // payout the chain already holds (found by its memo among the escrow's own transactions) is recorded paid and not
 // sent again; nothing is signed while those transactions are read short of the ledger the sequence number was read
-// at; a payout signed carries the hash memo of its obligation id; an envelope refused after its sequence number was
+// at; a payout the same payment's payout on chain excludes (a bounce of a deposit paid to its seller) is parked; a
+// payout signed carries the hash memo of its obligation id; an envelope refused after its sequence number was
 // used goes back to pending, one refused for what it is is parked.
 import { createHash } from "node:crypto";
 import { Keypair, Networks, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
@@ -105,6 +106,15 @@ describe("the look-up on chain before signing a payout", () => {
     expect(s.sent).toEqual([]);
     expect((await row())?.state).toBe("parked");
     expect((await row())?.parkedReason).toContain("failed on chain in ledger 40");
+  });
+
+  it("parks a bounce when the chain shows the same payment paid out to its seller (a verdict a restore changed)", async () => {
+    await onChain(createHash("sha256").update("aa11:0:seller").digest("hex"), true);
+    const s = stubServer({ seq: 100n, ledger: 50 });
+    expect(await sendPayouts(sender(s.server, 50))).toBe(1);
+    expect(s.sent).toEqual([]);
+    expect(await row()).toMatchObject({ state: "parked" });
+    expect((await row())?.parkedReason).toContain(`already paid out as aa11:0:seller (${"f".repeat(64)})`);
   });
 
   it("signs nothing while the escrow's transactions are read short of the ledger its sequence was read at", async () => {

@@ -10,10 +10,10 @@
 // signed before and not yet applied (sent just before a crash or a restore, still queued) has that same number or a
 // used one, and at most one of them can ever apply.
 import { Keypair, type rpc, xdr } from "@stellar/stellar-sdk";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { marketEscrowTransactions } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { payoutMemoHex } from "./obligations.ts";
+import { PURPOSES, type Purpose, payoutMemoHex } from "./obligations.ts";
 
 export interface EscrowSequence {
   /** The account's current sequence number (decimal). */
@@ -65,4 +65,45 @@ export function payoutMismatch(
     return null;
   const sent = moves.map((m) => `${m.amount} stroops → ${m.destination}`).join(", ") || "no XLM";
   return `the chain's payout ${found.txHash} sent ${sent}, the obligation asks ${owed.amount} stroops → ${owed.destination}`;
+}
+
+/**
+ * What a payment's whole amount ends as: at most one of these is ever paid per payment (a surplus goes with a
+ * funded deposit, never with a bounce).
+ */
+const PRINCIPAL: readonly Purpose[] = ["bounce", "refund", "seller", "slash", "bond_return"];
+
+function excludes(a: Purpose, b: Purpose): boolean {
+  if (a === b) return false;
+  if (PRINCIPAL.includes(a) && PRINCIPAL.includes(b)) return true;
+  return (a === "surplus" && b === "bounce") || (a === "bounce" && b === "surplus");
+}
+
+/**
+ * A payout on chain for the same payment that this obligation excludes (its deposit paid to the seller, and now a
+ * bounce of it owed): the database judged the payment otherwise than when that payout was made — restored from
+ * before a listing or an intent it no longer holds. Null when there is none.
+ */
+export async function conflictingPayout(
+  db: Db,
+  payout: { paymentId: string; purpose: string },
+): Promise<{ obligation: string; tx: EscrowTransaction } | null> {
+  const purpose = payout.purpose as Purpose;
+  if (!PURPOSES.includes(purpose)) return null;
+  const others = PURPOSES.filter((p) => excludes(purpose, p)).map((p) => `${payout.paymentId}:${p}`);
+  const byMemo = new Map(others.map((id) => [payoutMemoHex(id), id]));
+  if (byMemo.size === 0) return null;
+  const [found] = await db
+    .select()
+    .from(marketEscrowTransactions)
+    .where(
+      and(
+        eq(marketEscrowTransactions.memoType, "hash"),
+        eq(marketEscrowTransactions.successful, true),
+        inArray(marketEscrowTransactions.memo, [...byMemo.keys()]),
+      ),
+    )
+    .limit(1);
+  const obligation = found?.memo == null ? undefined : byMemo.get(found.memo);
+  return found === undefined || obligation === undefined ? null : { obligation, tx: found };
 }

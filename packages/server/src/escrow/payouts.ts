@@ -24,7 +24,13 @@ import { type FinalResponse, hashOf, sendByHash } from "../chain/send-by-hash.ts
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { payoutMemoHash } from "./obligations.ts";
-import { type EscrowTransaction, escrowSequence, payoutMismatch, payoutOnChain } from "./paid-on-chain.ts";
+import {
+  conflictingPayout,
+  type EscrowTransaction,
+  escrowSequence,
+  payoutMismatch,
+  payoutOnChain,
+} from "./paid-on-chain.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;
@@ -137,6 +143,17 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null | "w
   if ((await s.catchUp()) < source.ledger) return "wait";
   const found = await payoutOnChain(s.db, payout.id);
   if (found !== null) return foundOnChain(s, payout, found);
+  const conflict = await conflictingPayout(s.db, payout);
+  if (conflict !== null) {
+    await park(
+      s,
+      payout,
+      "pending",
+      `the chain shows this payment already paid out as ${conflict.obligation} (${conflict.tx.txHash}): ` +
+        "the database judged it otherwise (restored from before a listing or an intent?); decide by hand",
+    );
+    return null;
+  }
   const destinationExists = await accountExists(s.server, payout.destination);
   if (!destinationExists && payout.amount < MIN_ACCOUNT_BALANCE) {
     await park(
