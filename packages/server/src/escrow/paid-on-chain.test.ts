@@ -5,7 +5,7 @@
 // payout signed carries the hash memo of its obligation id; an envelope refused after its sequence number was
 // used goes back to pending, one refused for what it is is parked.
 import { createHash } from "node:crypto";
-import { Keypair, Networks, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+import { Account, Keypair, Networks, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
@@ -26,8 +26,8 @@ function stubServer(o: { seq: bigint; ledger: number; sendStatus?: "PENDING" | "
     async getLedgerEntries() {
       return { entries: [{ val: { type: "account", account: { seqNum: seq } } }], latestLedger: o.ledger };
     },
-    async getAccount() {
-      return {};
+    async getAccount(id: string) {
+      return new Account(id, seq.toString());
     },
     async getTransaction(hash: string) {
       return sent.includes(hash)
