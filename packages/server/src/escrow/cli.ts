@@ -23,7 +23,8 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            pay fees out of the escrow (at most what is available, at least 1 XLM);
                                            --all instead of --amount takes everything available. The id names
                                            the withdrawal: the same id again never pays twice
-  reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
+  reconcile                                escrow balance on chain vs what it holds and owes, and every payment
+                                           of the escrow key on chain no obligation explains; exit 1 on either
   watch                                    run the escrow watcher only`;
 
 const WANTS: Record<string, string> = {
