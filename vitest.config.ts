@@ -3,7 +3,13 @@ import { defineConfig } from "vitest/config";
 
 // Two projects: `unit` (no database server, Redis or devnet) and `integration` (`*.integration.test.ts`).
 // `npm test` runs both; `npx vitest run --project unit` runs one.
-const TESTS = ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts", "bench/**/*.test.ts"];
+const TESTS = [
+  "packages/*/src/**/*.test.ts",
+  "packages/*/test/**/*.test.ts",
+  // The web app's browser-test fixtures have unit tests of their own (packages/web/e2e/fixtures/*.test.ts).
+  "packages/web/e2e/**/*.test.ts",
+  "bench/**/*.test.ts",
+];
 const INTEGRATION = "**/*.integration.test.ts";
 
 export default defineConfig({

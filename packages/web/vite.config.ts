@@ -4,6 +4,21 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
+/** The service `npm run dev` passes the API's paths to (packages/web/README.md "Developing it"). */
+const SERVICE = process.env.NAMEREG_URL ?? "http://127.0.0.1:8080";
+/** The service's own paths: everything but the app's pages and files. */
+const SERVICE_PATHS = [
+  "/v1",
+  "/console",
+  "/auth",
+  "/records",
+  "/subnames",
+  "/federation",
+  "/dev",
+  "/docs",
+  "/openapi.json",
+];
+
 export default defineConfig({
   root: import.meta.dirname,
   base: "/",
@@ -15,6 +30,11 @@ export default defineConfig({
   },
   // JSX through the automatic runtime, pointed at Preact: no preset plugin needed.
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  // `npm run dev`: the app with hot reload, the API's paths passed to a running service (its change stream too).
+  server: {
+    host: "127.0.0.1",
+    proxy: Object.fromEntries(SERVICE_PATHS.map((path) => [path, { target: SERVICE, changeOrigin: true }])),
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -3,8 +3,9 @@
 // from the instructions GET /console/billing gave (account and price) and the session's namespace.
 import { namespaceNode, stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { type NameregApi, unwrap } from "./api.ts";
+import { type ConsoleSession, consoleHeaders } from "./console-changes.ts";
 import { verifyAndSignPayment } from "./market.ts";
-import { type ConsoleSession, consoleHeaders, type SignWith, type Submitted } from "./transactions.ts";
+import type { SignWith, Submitted } from "./transactions.ts";
 
 /** The part of GET /console/billing's `instructions` a payment is checked against. */
 export interface BillingInstructions {

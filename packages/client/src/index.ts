@@ -18,6 +18,7 @@ export {
 } from "./api.ts";
 export { type BillingInstructions, payBilling } from "./billing.ts";
 export { withdrawClaim } from "./claims.ts";
+export { type ConsolePrepare, type ConsoleSession, consoleCall, consoleChange } from "./console-changes.ts";
 export {
   CHANGE_TYPES,
   type ChangeEvent,
@@ -28,6 +29,17 @@ export {
 export { type FederationOptions, type FederationPayment, resolveFederation } from "./federation.ts";
 export { type FeePolicy, readFeePolicy } from "./fee-policy.ts";
 export type { components, paths, webhooks } from "./generated/openapi.ts";
+export { holderCall } from "./holder-calls.ts";
+export {
+  changeRecord,
+  changeSubname,
+  setChainAddress,
+  setDisplayName,
+  setNameAddress,
+  setPaymentRecord,
+  setPrimaryName,
+  setTextRecord,
+} from "./holder-changes.ts";
 export {
   acceptTransfer,
   cancelTransferProposal,
@@ -46,23 +58,10 @@ export {
 export { type SignInOptions, signIn } from "./sign-in.ts";
 export {
   type AskedCall,
-  type ConsolePrepare,
-  type ConsoleSession,
   type ContractKind,
-  changeRecord,
-  changeSubname,
-  consoleCall,
-  consoleChange,
-  holderCall,
   type Signer,
   type SignWith,
   type Submitted,
-  setChainAddress,
-  setDisplayName,
-  setNameAddress,
-  setPaymentRecord,
-  setPrimaryName,
-  setTextRecord,
   submitSigned,
 } from "./transactions.ts";
 export {

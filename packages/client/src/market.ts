@@ -4,10 +4,9 @@
 // calls with verifyPrepared against the namespace's node, computed here from its label.
 import { namespaceNode, RegistryFns } from "@namereg/protocol";
 import { type NameregApi, unwrap } from "./api.ts";
+import { type ConsoleSession, consoleHeaders } from "./console-changes.ts";
 import {
   type AskedCall,
-  type ConsoleSession,
-  consoleHeaders,
   type SignWith,
   type Submitted,
   submitSigned,

@@ -8,7 +8,8 @@ import { indexDemo, testConfig } from "@namereg/server/testing";
 import { TransactionBuilder } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, type NameregApi, unwrap } from "./api.ts";
-import { changeSubname, type SignWith, setChainAddress } from "./transactions.ts";
+import { changeSubname, setChainAddress } from "./holder-changes.ts";
+import type { SignWith } from "./transactions.ts";
 
 const alice = demoKeypair("alice");
 

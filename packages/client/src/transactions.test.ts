@@ -6,7 +6,8 @@ import { nameNode, RegistrarFns, ResolverFns } from "@namereg/protocol";
 import { Account, Keypair, Operation, StrKey, TransactionBuilder, type xdr } from "@stellar/stellar-sdk";
 import { describe, expect, it } from "vitest";
 import { createApi, NameregError } from "./api.ts";
-import { changeSubname, consoleCall, consoleChange, setChainAddress } from "./transactions.ts";
+import { consoleCall, consoleChange } from "./console-changes.ts";
+import { changeSubname, setChainAddress } from "./holder-changes.ts";
 
 const PASSPHRASE = "Test SDF Network ; September 2015";
 const HOLDER = Keypair.random().publicKey();

@@ -21,16 +21,16 @@ import { type Keypair, TransactionBuilder } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, type NameregApi, unwrap } from "./api.ts";
 import { withdrawClaim } from "./claims.ts";
-import { acceptTransfer, payBond, payDeposit, proposeTransfer } from "./market.ts";
-import { signIn } from "./sign-in.ts";
 import {
-  type SignWith,
   setDisplayName,
   setNameAddress,
   setPaymentRecord,
   setPrimaryName,
   setTextRecord,
-} from "./transactions.ts";
+} from "./holder-changes.ts";
+import { acceptTransfer, payBond, payDeposit, proposeTransfer } from "./market.ts";
+import { signIn } from "./sign-in.ts";
+import type { SignWith } from "./transactions.ts";
 
 function walletOf(key: Keypair, networkPassphrase: string): SignWith {
   return {

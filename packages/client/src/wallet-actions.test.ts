@@ -24,8 +24,9 @@ import { describe, expect, it } from "vitest";
 import { createApi, isNameregError } from "./api.ts";
 import { payBilling } from "./billing.ts";
 import { withdrawClaim } from "./claims.ts";
+import { setPrimaryName, setTextRecord } from "./holder-changes.ts";
 import { payDeposit, proposeTransfer } from "./market.ts";
-import { type SignWith, setPrimaryName, setTextRecord } from "./transactions.ts";
+import type { SignWith } from "./transactions.ts";
 
 const PASSPHRASE = "Test SDF Network ; September 2015";
 const WALLET = Keypair.random().publicKey();

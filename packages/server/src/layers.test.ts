@@ -4,7 +4,10 @@
 // imports another area: what two areas share lives a layer down, in api/common/ or db/, which import no area.
 // Nothing but the composition roots (runtime/, the entry files) imports the API; config/ stands below db/. The
 // two money features (escrow/, billing/) each own their terms, status, watcher and CLI, sit over a shared watcher
-// base (watchers/) that knows neither of them, and never reach into each other.
+// base (watchers/) that knows neither of them, and never reach into each other. runtime/ is the top floor: it
+// wires the commands, and nothing but the entry files imports it; the plumbing every long-running process shares
+// (openRuntime, untilSignal, the sole-holder lock, the logger's options) is process/, a room below the features
+// that imports only config/ and db/.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,7 +69,15 @@ describe("layer rules over the source tree", () => {
     expect(FILES.filter((file) => file.path.startsWith("api/")).length).toBeGreaterThan(20);
     expect(FILES.filter((file) => file.path.startsWith("chain/")).length).toBeGreaterThan(3);
     expect(FILES.filter(isRouteFile).length).toBeGreaterThan(10);
-    for (const folder of ["watchers/", "escrow/", "billing/", "config/"]) {
+    for (const folder of [
+      "watchers/",
+      "escrow/",
+      "billing/",
+      "webhooks/",
+      "config/",
+      "process/",
+      "runtime/",
+    ]) {
       expect(FILES.filter((file) => file.path.startsWith(folder)).length).toBeGreaterThan(1);
     }
   });
@@ -78,6 +89,33 @@ describe("layer rules over the source tree", () => {
       violations(
         (file) => !file.path.startsWith("api/") && !composes(file),
         (spec) => spec.startsWith("api/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("nothing but the entry files imports runtime/ (features reach the process plumbing in process/)", () => {
+    const entry = (file: SourceFile) => !file.path.includes("/");
+    expect(
+      violations(
+        (file) => !file.path.startsWith("runtime/") && !entry(file),
+        (spec) => spec.startsWith("runtime/"),
+      ),
+    ).toEqual([]);
+  });
+
+  it("process/ imports nothing of the source tree but config/, db/ and itself", () => {
+    // A relative import resolves to a path under src/ (it contains a slash); a bare package name has none or
+    // starts with a scope.
+    const ownTree = (spec: string) =>
+      spec.includes("/") && !spec.startsWith("@") && !spec.startsWith("node:");
+    expect(
+      violations(
+        (file) => file.path.startsWith("process/"),
+        (spec) =>
+          ownTree(spec) &&
+          !spec.startsWith("config/") &&
+          !spec.startsWith("db/") &&
+          !spec.startsWith("process/"),
       ),
     ).toEqual([]);
   });

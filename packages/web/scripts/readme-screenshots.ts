@@ -1,4 +1,4 @@
-// `npm run screenshots`: the browser test (packages/server/src/api/plugins/web.integration.test.ts) has just
+// `npm run screenshots`: the browser tests (packages/web/e2e/) have just
 // written every page at 390 and 1280 px into test-artifacts/screenshots/; this copies the two the README shows into
 // docs/images/, so the pictures in the README are of the page as it is, never drawn by hand.
 import { copyFile, mkdir } from "node:fs/promises";

@@ -1,11 +1,12 @@
 // Lookup as you type: one request per pause in typing (250 ms), and a late answer never replaces a newer one.
 // Enter goes straight to what was typed: `alice.acme` to the name, `acme` to the namespace, `G…` to the account.
+// A choice (Enter or a result) clears the box and closes the results; so does Escape.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "./api.ts";
 import { type Explained, explain } from "./errors.ts";
 import { accountIn, href, LOOKUP_MAX, lookupRefusal, lookupTarget } from "./routes.ts";
-import { AccountLink, ErrorNote } from "./ui.tsx";
+import { ErrorNote, UserText } from "./ui.tsx";
 
 type Answer = Awaited<ReturnType<typeof ask>>;
 const ask = (q: string) => unwrap(api.GET("/v1/lookup", { params: { query: { q } } }));
@@ -15,6 +16,12 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
   const [answer, setAnswer] = useState<Answer | Explained | null>(null);
   const seq = useRef(0);
   const account = accountIn(query);
+  // After a choice the box is empty again and the results gone: the page that opens is the answer.
+  const clear = () => {
+    seq.current++;
+    setQuery("");
+    setAnswer(null);
+  };
   const refusal = lookupRefusal(query);
   useEffect(() => {
     const q = query.trim();
@@ -42,7 +49,9 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
           onSubmit={(event) => {
             event.preventDefault();
             const to = lookupTarget(query);
-            if (to !== null) navigate(to);
+            if (to === null) return;
+            clear();
+            navigate(to);
           }}
         >
           <label for="lookup">Name or namespace</label>
@@ -58,6 +67,9 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
             aria-controls="lookup-results"
             value={query}
             onInput={(e) => setQuery(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") clear();
+            }}
           />
           <p id="lookup-hint" class="hint">
             Results appear as you type; Enter opens a name (alice.acme), a namespace (acme) or an account
@@ -71,7 +83,10 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
         ) : account !== null ? (
           <ul class="results" aria-label="Lookup results">
             <li>
-              <AccountLink address={account} /> (account)
+              <a class="mono" href={href.account(account)} onClick={clear}>
+                {account}
+              </a>{" "}
+              (account)
             </li>
           </ul>
         ) : answer === null ? null : "sentence" in answer ? (
@@ -82,13 +97,23 @@ export function Lookup({ navigate }: { readonly navigate: (to: string) => void }
           <ul class="results" aria-label="Lookup results">
             {answer.names.map((n) => (
               <li key={`n-${n.name}`}>
-                <a href={href.name(n.name)}>{n.name}</a>
+                <a href={href.name(n.name)} onClick={clear}>
+                  {n.name}
+                </a>
               </li>
             ))}
             {answer.namespaces.map((n) => (
               <li key={`s-${n.label}`}>
-                <a href={href.namespace(n.label)}>{n.label}</a>
-                {n.displayName ? ` — ${n.displayName}` : ""} (namespace)
+                <a href={href.namespace(n.label)} onClick={clear}>
+                  {n.label}
+                </a>
+                {n.displayName ? (
+                  <>
+                    {" — "}
+                    <UserText text={n.displayName} />
+                  </>
+                ) : null}{" "}
+                (namespace)
               </li>
             ))}
           </ul>

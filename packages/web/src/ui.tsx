@@ -3,7 +3,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { type Explained, explain } from "./errors.ts";
-import { readableTime } from "./format.ts";
+import { dateTime, relativeTime, textParts, webAddress } from "./format.ts";
 import { href } from "./routes.ts";
 import { componentState } from "./words.ts";
 
@@ -31,6 +31,15 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     // `load` is a fresh closure each render; the key says when it asks something new.
   }, [key]);
   return result.key === key ? result.loaded : { state: "loading" };
+}
+
+/**
+ * `useLoad` that asks only once `ready`: a read the page can foresee failing (the records of a namespace without a
+ * resolver, the subnames of a name that does not exist) is never sent, so the browser logs no refused request.
+ */
+export function useLoadWhen<T>(key: string, ready: boolean, load: () => Promise<T>): Loaded<T> {
+  // Until ready, a promise that never settles: the section reads "Loading…" and nothing is asked.
+  return useLoad(ready ? key : `${key}:not-yet`, () => (ready ? load() : new Promise<T>(() => undefined)));
 }
 
 export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element {
@@ -132,12 +141,77 @@ export const TxLink = ({ hash }: { readonly hash: string }) => (
   </a>
 );
 
-/** A chain time in the reader's locale (format.ts); the ISO instant stays in `datetime` and shows on hover. */
-export const When = ({ at }: { readonly at: string }) => (
-  <time class="when" dateTime={at} title={at}>
-    {readableTime(at)}
-  </time>
+/**
+ * A chain time in the reader's locale (format.ts), with how far it is from now when `relative` ("in 6 days", "3
+ * minutes ago"); the ISO instant stays in `datetime` and shows on hover.
+ */
+export const When = ({ at, relative }: { readonly at: string; readonly relative?: boolean }) => {
+  const far = relative ? relativeTime(at) : null;
+  return (
+    <time class="when" dateTime={at} title={at}>
+      {dateTime(at)}
+      {far === null ? null : ` (${far})`}
+    </time>
+  );
+};
+
+/**
+ * The machine's own values for whoever needs them (a contract id, a function name, an intent's id, a memo): behind
+ * a "Details" disclosure, after the words a person reads.
+ */
+export const Details = ({
+  children,
+  summary = "Details",
+}: {
+  readonly children: ComponentChildren;
+  readonly summary?: string;
+}) => (
+  <details class="details">
+    <summary>{summary}</summary>
+    <div class="details-body">{children}</div>
+  </details>
 );
+
+/**
+ * Text written by someone else on the chain (a record value, a display name, a claim's evidence): isolated from
+ * the page's own text (`<bdi>`: a right-to-left value cannot reorder what follows it) and with its invisible
+ * controls named ("[RLO]" where U+202E was), so what is shown is what is there.
+ */
+export const UserText = ({ text }: { readonly text: string }) => (
+  <bdi class="user-text">
+    {textParts(text).map((p, i) =>
+      p.kind === "text" ? (
+        p.text
+      ) : (
+        <abbr class="control" title={`invisible control character ${p.code}`} key={i}>
+          [{p.name}]
+        </abbr>
+      ),
+    )}
+  </bdi>
+);
+
+/**
+ * A web address written by someone else, as a link when it is http(s): shown in the ASCII form the browser opens
+ * when its host is not plain ASCII (format.ts `webAddress`), with a note saying so; anything else as text.
+ */
+export const UserLink = ({ value }: { readonly value: string }) => {
+  const address = webAddress(value);
+  if (address === null) return <UserText text={value} />;
+  return (
+    <>
+      <a href={address.href} rel="noopener noreferrer nofollow" target="_blank" class="breakable">
+        <bdi>{address.text}</bdi>
+      </a>
+      {address.rewritten ? (
+        <span class="hint">
+          {" "}
+          (written as <UserText text={value} />; shown as the address the browser opens)
+        </span>
+      ) : null}
+    </>
+  );
+};
 
 /** A contract by its id, linked to its page: its events in the archive. */
 export const ContractLink = ({ id }: { readonly id: string }) => (

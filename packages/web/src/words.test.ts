@@ -21,16 +21,19 @@ describe("componentState and componentDetails", () => {
     expect(componentState("down")).toBe("Down");
     expect(componentState("unknown")).toBe("Not known yet");
     expect(componentDetails({ name: "Database", state: "operational" })).toBe("—");
-    const indexer = componentDetails({
-      name: "Indexer",
-      state: "degraded",
-      ledger: 30,
-      lag: 2,
-      processedAt: "2026-11-21T17:25:14.549Z",
-      deadLetters: 1,
-    });
+    const indexer = componentDetails(
+      {
+        name: "Indexer",
+        state: "degraded",
+        ledger: 30,
+        lag: 2,
+        processedAt: "2026-11-21T17:24:47.549Z",
+        deadLetters: 1,
+      },
+      Date.parse("2026-11-21T17:25:17.549Z"),
+    );
     expect(indexer).toBe(
-      "at ledger 30; 2 ledgers behind; last progress 2026-11-21T17:25:14.549Z; 1 event could not be applied and wait for an operator",
+      "at ledger 30; 2 ledgers behind; last progress 30 seconds ago; 1 event could not be applied and wait for an operator",
     );
     expect(indexer).not.toMatch(/deadLetters|processedAt|lag:/);
     expect(componentDetails({ name: "Indexer", ledger: 30, lag: 0, deadLetters: 0 })).toBe(

@@ -1,5 +1,6 @@
 // The API's states and event types in words a person reads (docs/api.md, docs/contracts.md "Events"), instead of
 // the field values themselves: `operational`, `announced`, `text_v1` mean little to whoever opens the page.
+import { dateTime, relativeTime } from "./format.ts";
 
 /** A `/v1/status` component's state (docs/api.md "GET /v1/status"). */
 export function componentState(state: string): string {
@@ -14,7 +15,10 @@ export function componentState(state: string): string {
 }
 
 /** What a status component reports besides its state, in words; "—" when it reports nothing more. */
-export function componentDetails(component: Readonly<Record<string, unknown>>): string {
+export function componentDetails(
+  component: Readonly<Record<string, unknown>>,
+  now: number = Date.now(),
+): string {
   const parts: string[] = [];
   const n = (key: string): number | null => {
     const value = component[key];
@@ -25,7 +29,10 @@ export function componentDetails(component: Readonly<Record<string, unknown>>): 
   const lag = n("lag");
   if (lag !== null) parts.push(lag === 0 ? "keeping up with the chain" : `${plural(lag, "ledger")} behind`);
   const processedAt = component.processedAt;
-  if (typeof processedAt === "string") parts.push(`last progress ${processedAt}`);
+  if (typeof processedAt === "string") {
+    const ago = relativeTime(processedAt, now);
+    parts.push(`last progress ${ago ?? dateTime(processedAt)}`);
+  }
   const deadLetters = n("deadLetters");
   if (deadLetters !== null)
     parts.push(
@@ -170,6 +177,43 @@ export function timeline(
   // Newest first: by ledger, then by position in the chain (event ids sort in chain order as text).
   rows.sort((x, y) => y.row.ledger - x.row.ledger || (y.order > x.order ? 1 : y.order < x.order ? -1 : 0));
   return rows.map((r) => r.row);
+}
+
+/** A change event's type (docs/webhooks.md "Change types"), as the webhooks page offers and logs it. */
+export function changeType(type: string): string {
+  const words: Record<string, string> = {
+    "name.issued": "a name was issued",
+    "name.renewed": "a name was renewed",
+    "name.transferred": "a name changed holder",
+    "name.reclaimed": "a name was reclaimed by the namespace owner",
+    "name.address_changed": "a name's pay-to address changed",
+    "record.payment_changed": "a payment instruction changed",
+    "record.text_changed": "a text record changed",
+    "record.chain_address_changed": "an address on another network changed",
+    "primary.changed": "an account's primary name changed",
+    "subname.created": "a subname was created",
+    "subname.removed": "a subname was removed",
+    "namespace.policy_changed": "the namespace's policy changed",
+    "namespace.transferred": "the namespace changed owner",
+    "market.listed": "the namespace was listed for sale",
+    "market.sold": "the namespace was sold",
+    "claim.announced": "a claim on the namespace was announced",
+    "claim.objected": "a claim on the namespace was objected to",
+    "claim.awarded": "a claim on the namespace was awarded",
+    "billing.paid": "billing was paid",
+    "billing.lapsed": "billing lapsed",
+  };
+  return words[type] ?? `a change of another kind (${type.replaceAll(/[._]/g, " ")})`;
+}
+
+/** A webhook delivery's state (docs/webhooks.md "Deliveries"). */
+export function deliveryState(state: string): string {
+  const words: Record<string, string> = {
+    pending: "waiting to be sent",
+    delivered: "delivered",
+    failed: "failed",
+  };
+  return words[state] ?? state;
 }
 
 /** A claim-fee receipt's outcome (docs/api.md "Claim fee"): what became of the fee. */

@@ -7,6 +7,7 @@ import type { ChainClient } from "../chain/chain-client.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { loggerOptions } from "../process/logger.ts";
 import { type Resolver, systemResolver } from "../webhooks/target-policy.ts";
 import { installNoStore, NO_STORE_HEADERS } from "./cache.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
@@ -19,7 +20,6 @@ import {
   RESOLVE_ROUTE,
   recordFastResolve,
 } from "./fast-resolve.ts";
-import { loggerOptions } from "./logger.ts";
 import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
 import { type DemoWallet, registerDemoWallet } from "./plugins/demo-wallet.ts";
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";

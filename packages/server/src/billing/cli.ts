@@ -1,8 +1,8 @@
 // `namereg billing quarantined | subscriptions | apply <payment> <namespace> [--periods N] --reason "…" |
 //  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { openRuntime } from "../runtime/commands/runtime.ts";
-import { untilSignal } from "../runtime/commands/until-signal.ts";
+import { openRuntime } from "../process/runtime.ts";
+import { untilSignal } from "../process/until-signal.ts";
 import {
   applyQuarantined,
   BillingOperatorError,

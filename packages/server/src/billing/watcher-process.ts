@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
-import { whileHoldingLock } from "../runtime/sole-holder.ts";
+import { whileHoldingLock } from "../process/sole-holder.ts";
 import { BillingWatcher } from "./watcher.ts";
 
 export const BILLING_LOCK = "namereg:billing";

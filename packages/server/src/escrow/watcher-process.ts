@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
-import { whileHoldingLock } from "../runtime/sole-holder.ts";
+import { whileHoldingLock } from "../process/sole-holder.ts";
 import { EscrowWatcher } from "./watcher.ts";
 
 export const ESCROW_LOCK = "namereg:escrow";

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { backfill } from "../indexer/backfill.ts";
-import { openRuntime } from "./commands/runtime.ts";
+import { openRuntime } from "../process/runtime.ts";
 
 export const BACKFILL_USAGE = `usage: namereg backfill --rpc <url> [--from <ledger>] [--to <ledger>]
 

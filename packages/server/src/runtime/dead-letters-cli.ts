@@ -9,7 +9,7 @@ import { advisoryLockKey } from "../db/index.ts";
 import { deadLetters } from "../db/tables.ts";
 import { takeWriterEpoch } from "../db/writer-fence.ts";
 import { Indexer } from "../indexer/indexer.ts";
-import { openRuntime } from "./commands/runtime.ts";
+import { openRuntime } from "../process/runtime.ts";
 import { coreContracts, INDEXER_LOCK } from "./indexer-process.ts";
 
 export const DEAD_LETTERS_USAGE = `usage: namereg dead-letters <command>

@@ -1,76 +1,21 @@
 // `namereg dev` as a person runs it, a real process with its own devnet: MARKET_ENABLED=false keeps the demo's
 // marketplace off (its routes answer 409 market_disabled, no escrow watcher, no listing seeded) while the rest of
 // the demo, billing included, runs as usual; its devnet's RPC is the public RPC the web app checks claims against.
-import type { ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signalGroup, spawnInGroup } from "../../test/fixtures/child-processes.ts";
-import { freePort } from "../../test/fixtures/free-port.ts";
-
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-/**
- * Start-up measured at 32 s on a loaded two-core machine (devnet, demo scenario, indexing, seeding); four times
- * that leaves room for a machine twice as slow under the same load.
- */
-const START_BOUND_MS = 130_000;
+import { DEV_START_BOUND_MS, type DevProcess, startDevProcess } from "../../test/fixtures/dev-process.ts";
 
 describe("namereg dev with MARKET_ENABLED=false", () => {
-  let child: ChildProcess | undefined;
+  let dev: DevProcess;
   let api = "";
   let devnetUrl = "";
-  const output: string[] = [];
 
   beforeAll(async () => {
-    const [port, devnetPort] = [await freePort(), await freePort()];
-    api = `http://127.0.0.1:${port}`;
-    devnetUrl = `http://127.0.0.1:${devnetPort}`;
-    child = spawnInGroup(process.execPath, [CLI, "dev"], {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        DEVNET_PORT: String(devnetPort),
-        DEVNET_ADMIN_PORT: "0",
-        DATABASE_URL: "memory://",
-        MARKET_ENABLED: "false",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const started = child;
-    const ready = new Promise<void>((resolve, reject) => {
-      const collect = (chunk: Buffer) => {
-        output.push(chunk.toString());
-        if (output.join("").includes("namereg dev is running")) resolve();
-      };
-      started.stdout?.on("data", collect);
-      started.stderr?.on("data", collect);
-      started.once("exit", (code) => reject(new Error(`namereg dev exited (${code}): ${output.join("")}`)));
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`namereg dev did not start within ${START_BOUND_MS} ms: ${output.join("")}`)),
-        START_BOUND_MS,
-      );
-    });
-    try {
-      await Promise.race([ready, late]);
-    } catch (err) {
-      signalGroup(started, "SIGKILL");
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-  }, START_BOUND_MS + 10_000);
+    dev = await startDevProcess({ MARKET_ENABLED: "false" });
+    api = dev.base;
+    devnetUrl = dev.rpcUrl;
+  }, DEV_START_BOUND_MS + 10_000);
 
-  afterAll(async () => {
-    const running = child;
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    signalGroup(running, "SIGTERM");
-    const timer = setTimeout(() => signalGroup(running, "SIGKILL"), 15_000);
-    await exited;
-    clearTimeout(timer);
-  }, 30_000);
+  afterAll(() => dev?.stop(), 30_000);
 
   it("answers 409 market_disabled on the market routes and runs no escrow watcher", async () => {
     const get = async (path: string) => {
@@ -90,7 +35,7 @@ describe("namereg dev with MARKET_ENABLED=false", () => {
       "Billing watcher",
     ]);
     // No listing was seeded, and the banner does not offer the listings.
-    const printed = output.join("");
+    const printed = dev.output();
     expect(printed).not.toContain("listing forsale failed");
     expect(printed).not.toContain("/v1/market/listings");
   });
@@ -106,7 +51,7 @@ describe("namereg dev with MARKET_ENABLED=false", () => {
     const alice = body.accounts.find((a) => a.role === "alice");
     // The same account the banner prints for alice.
     expect(alice).toBeDefined();
-    expect(output.join("")).toContain(`${"alice".padEnd(10)} ${alice?.account}`);
+    expect(dev.output()).toContain(`${"alice".padEnd(10)} ${alice?.account}`);
     const page = await (await fetch(`${api}/name/alice.acme`)).text();
     expect(page).toContain('<meta name="namereg-demo-wallet" content="/dev/demo-wallet">');
   });

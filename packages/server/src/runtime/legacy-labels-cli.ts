@@ -4,7 +4,7 @@
 // verify, so a deploy script can stop on a bad file.
 import { namespaces } from "../db/tables.ts";
 import { readLegacyLabels, waitingLegacyAllocations } from "../indexer/legacy-labels.ts";
-import { openRuntime } from "./commands/runtime.ts";
+import { openRuntime } from "../process/runtime.ts";
 
 export const LEGACY_LABELS_USAGE = `usage: namereg legacy-labels check [--file <path>]
 

@@ -1,7 +1,7 @@
 // `namereg webhooks deliver`: the webhook deliverer on its own (docs/operations.md "Webhooks"); `namereg start`
 // and `namereg dev` run the same deliverer in process.
-import { openRuntime } from "../runtime/commands/runtime.ts";
-import { untilSignal } from "../runtime/commands/until-signal.ts";
+import { openRuntime } from "../process/runtime.ts";
+import { untilSignal } from "../process/until-signal.ts";
 import { runDelivererProcess } from "./deliverer-process.ts";
 
 export const WEBHOOKS_USAGE = `usage: namereg webhooks <command>

@@ -1,12 +1,12 @@
 // The webhook deliverer as part of a process (`namereg start`, `namereg dev`, `namereg webhooks deliver`): one per
-// database. It holds an advisory lock for its whole life (runtime/sole-holder.ts), so a second deliverer waits as
+// database. It holds an advisory lock for its whole life (process/sole-holder.ts), so a second deliverer waits as
 // a standby and takes over when the first one's lock goes; the epoch it takes on getting the lock fences the
 // writes of a predecessor that has not noticed yet (store.ts). It wakes on every committed outbox change.
 import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { CHANGES_CHANNEL } from "../db/outbox.ts";
-import { whileHoldingLock } from "../runtime/sole-holder.ts";
+import { whileHoldingLock } from "../process/sole-holder.ts";
 import { WebhookDeliverer } from "./deliverer.ts";
 import { takeDelivererEpoch } from "./store.ts";
 import type { Resolver } from "./target-policy.ts";

@@ -4,14 +4,17 @@
 // long the signature stays usable. Nothing is signed until the person presses Sign; the result (the transaction
 // hash and ledger, or the spec's error in words) takes the focus, and every step is announced to screen readers.
 //
-// Use: render `<ActionFlow key={n} load={() => import("./subnames.ts").then((m) => m.createSubname(name, to))}
-// onDone={reload} onClose={hide} />` when the person asks for the change (a fresh `key` per request); it starts at
-// once. It needs a signed-in session (wallet/session.ts) and says so when there is none.
+// The result is a status message that stays until the next action replaces it, and never blocks that action: a
+// panel's buttons are disabled only while a flow is under way (preparing, in review, signing, submitting).
+//
+// Use: `const actions = useActionRun(reload)`; a button calls `actions.start(() => import("./subnames.ts").then((m)
+// => m.createSubname(name, to)))` and is disabled while `actions.busy`; the panel renders `actions.flow`. It needs
+// a signed-in session (wallet/session.ts) and says so when there is none.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { NameregError } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { AccountLink, Defs, ErrorNote, Mono, TxLink } from "../ui.tsx";
+import { AccountLink, Defs, Details, ErrorNote, Mono, TxLink, UserText, When } from "../ui.tsx";
 import { forgetSession, type Session, useSession, walletOf } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
 import type { Action, LoadAction } from "./action.ts";
@@ -27,10 +30,42 @@ type Step =
 
 let counter = 0;
 
+/**
+ * A panel's actions: `start` runs one (a new flow replaces the last one's result), `busy` is true only while the
+ * flow is under way — never while its result or failure is shown — and `flow` is what the panel renders.
+ * `onDone` runs once the network included a transaction (read the data again, reset the form).
+ */
+export function useActionRun(onDone?: () => void): {
+  readonly start: (load: LoadAction) => void;
+  readonly busy: boolean;
+  readonly flow: JSX.Element | null;
+} {
+  const [run, setRun] = useState<{
+    readonly n: number;
+    readonly load: LoadAction;
+    readonly settled: boolean;
+  } | null>(null);
+  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load, settled: false }));
+  const flow =
+    run === null ? null : (
+      <ActionFlow
+        key={run.n}
+        load={run.load}
+        onDone={onDone}
+        onSettled={() => setRun((r) => (r?.n === run.n ? { ...r, settled: true } : r))}
+        onClose={() => setRun((r) => (r?.n === run.n ? null : r))}
+      />
+    );
+  return { start, busy: run !== null && !run.settled, flow };
+}
+
 export function ActionFlow(props: {
   readonly load: LoadAction;
   /** Called once the network included the transaction (e.g. to read the page's data again). */
   readonly onDone?: () => void;
+  /** Called when the flow has nothing more to do: its result or its failure is shown. */
+  readonly onSettled?: () => void;
+  /** The person cancelled the review: the flow goes away. */
   readonly onClose: () => void;
 }): JSX.Element {
   const session = useSession();
@@ -49,11 +84,16 @@ export function ActionFlow(props: {
   const fail = (error: unknown, s: Session | null) => {
     // A session the service no longer knows: the person signs in again.
     if (s !== null && explain(error).code === "unauthorized") forgetSession(s);
-    if (alive.current) setStep({ state: "failed", error: explain(error) });
+    if (!alive.current) return;
+    setStep({ state: "failed", error: explain(error) });
+    props.onSettled?.();
   };
 
   useEffect(() => {
-    if (session === null) return;
+    if (session === null) {
+      props.onSettled?.();
+      return;
+    }
     (async () => {
       const [loaded, flow, wallet] = await Promise.all([
         props.load(),
@@ -85,6 +125,7 @@ export function ActionFlow(props: {
       .then((outcome) => {
         if (!alive.current) return;
         setStep({ state: "done", outcome, review });
+        props.onSettled?.();
         if (outcome.state === "included") props.onDone?.();
       })
       .catch((error: unknown) => fail(error, session));
@@ -123,13 +164,6 @@ export function ActionFlow(props: {
           <ErrorNote error={step.error} />
         </div>
       ) : null}
-      {step.state === "done" || step.state === "failed" || session === null ? (
-        <p class="row">
-          <button type="button" class="secondary" onClick={props.onClose}>
-            Close
-          </button>
-        </p>
-      ) : null}
     </section>
   );
 }
@@ -141,6 +175,8 @@ function ReviewView(props: {
   readonly onCancel: () => void;
 }): JSX.Element {
   const r = props.review;
+  // Every fact a signer must see, in words first; the raw values (contract id, function, memo bytes) under
+  // Details, read from the same verified envelope.
   return (
     <>
       <Defs
@@ -149,36 +185,41 @@ function ReviewView(props: {
             "What it does",
             r.lines.map((line) => (
               <p class="plain" key={line}>
-                {line}
+                <UserText text={line} />
               </p>
             )),
           ],
           ...(r.payment === null
-            ? ([
-                [
-                  "Contract",
-                  <>
-                    {r.contractWords} (<Mono>{r.contractId}</Mono>)
-                  </>,
-                ],
-                ["Function", <Mono key="f">{r.fn}</Mono>],
-              ] as const)
+            ? ([["Contract", r.contractWords]] as const)
             : ([
-                [
-                  "Pays to",
-                  <>
-                    {r.payment.destinationWords} (<Mono>{r.payment.destination}</Mono>)
-                  </>,
-                ],
+                ["Pays to", r.payment.destinationWords],
                 ["Amount", r.payment.amount],
-                ["Memo", <Mono key="m">{r.payment.memo}</Mono>],
+                ["Memo", r.payment.memoWords],
               ] as const)),
           ["Network", r.network],
           ["Signed by", <AccountLink address={r.source} key="s" />],
           ["Fee (at most)", r.fee],
-          ["Valid until", r.validUntil],
+          ["Valid until", <When at={r.validUntil} relative key="v" />],
         ]}
       />
+      <Details>
+        <Defs
+          items={
+            r.payment === null
+              ? [
+                  ["Contract id", <Mono key="c">{r.contractId}</Mono>],
+                  ["Function", <Mono key="f">{r.fn}</Mono>],
+                  ["Valid until (UTC)", <Mono key="v">{r.validUntil}</Mono>],
+                ]
+              : [
+                  ["Destination account", <Mono key="d">{r.payment.destination}</Mono>],
+                  ["Operation", <Mono key="f">{r.fn}</Mono>],
+                  ["Memo (hash)", <Mono key="m">{r.payment.memo}</Mono>],
+                  ["Valid until (UTC)", <Mono key="v">{r.validUntil}</Mono>],
+                ]
+          }
+        />
+      </Details>
       <p class="row">
         <button type="button" onClick={() => props.onSign(r, props.wallet)}>
           Sign with {props.wallet.name}

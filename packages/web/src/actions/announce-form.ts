@@ -3,7 +3,7 @@
 // act on, and the claim-fee quote's refund rules (docs/claims.md) in words. Pure functions (announce-form.test.ts).
 // The claims page loads it with the page itself, which ships no Stellar SDK: so the label rule is written out here
 // rather than imported from @namereg/protocol (whose index pulls the SDK in).
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount, percent } from "../format.ts";
 
 export interface AnnounceInput {
   readonly label: string;
@@ -109,8 +109,8 @@ export function refundLines(amount: string, refundBps: Readonly<Record<string, n
     if (bps === undefined) return [];
     const refund = (fee * BigInt(bps)) / 10_000n;
     const kept = fee - refund;
-    const xlm = (n: bigint) => `${fromBaseUnits(n.toString(), 7)} XLM`;
-    const back = refund === 0n ? "nothing back" : `${xlm(refund)} back to you as credit (${bps / 100} %)`;
+    const xlm = (n: bigint) => baseUnitsAmount(n);
+    const back = refund === 0n ? "nothing back" : `${xlm(refund)} back to you as credit (${percent(bps)})`;
     return [`${when}: ${back}${kept === 0n ? "" : `; ${xlm(kept)} to the treasury`}.`];
   });
 }

@@ -9,20 +9,14 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
-import { href } from "../routes.ts";
-import { AccountLink, ClaimLink, Defs, Mono, Section, useLoad } from "../ui.tsx";
+import { baseUnitsAmount } from "../format.ts";
+import { AccountLink, Defs, Details, Mono, Section, UserLink, UserText, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { basis as basisWords, feeOutcome } from "../words.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import type { ReviewedQuote } from "./announce.ts";
+import { FollowClaim } from "./announce-follow.tsx";
 import { type AnnounceInput, type FormField, parseAnnounce, refundLines } from "./announce-form.ts";
-
-/** The queue is read this often while the indexer catches up with the included announcement. */
-const FOLLOW_EVERY_MS = 1000;
-/** About two minutes of reads, as the action flow follows a submission for about two minutes. */
-const FOLLOW_READS = 120;
 
 export function AnnouncePanel(props: { readonly onChanged: () => void }): JSX.Element {
   const session = useSession();
@@ -65,8 +59,16 @@ function AnnounceForm(props: {
   const [problems, setProblems] = useState<Partial<Record<FormField, string>>>({});
   // The request being reviewed; `n` makes each "Review the fee" read the quote afresh.
   const [asked, setAsked] = useState<{ readonly n: number; readonly input: AnnounceInput } | null>(null);
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [follow, setFollow] = useState<{ readonly n: number; readonly label: string } | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
+    // The form is empty again for the next claim; the quote reviewed stays until then.
+    setLabel("");
+    setBasis("");
+    setEvidence("");
+    setAsked(null);
+    props.onChanged();
+  });
   const fieldRefs = useRef<Record<FormField, HTMLElement | null>>({
     label: null,
     basis: null,
@@ -157,7 +159,7 @@ function AnnounceForm(props: {
         </p>
         {problem("evidence")}
         <p class="row">
-          <button type="submit" disabled={run !== null}>
+          <button type="submit" disabled={busy}>
             Review the fee
           </button>
         </p>
@@ -166,27 +168,15 @@ function AnnounceForm(props: {
         <QuoteReview
           key={asked.n}
           input={asked.input}
-          busy={run !== null}
+          busy={busy}
           onAnnounce={(quote) =>
-            setRun((r) => ({
-              n: (r?.n ?? 0) + 1,
-              load: () =>
-                import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
-            }))
+            start(() =>
+              import("./announce.ts").then((m) => m.announceClaim(asked.input, quote, props.rpcUrl)),
+            )
           }
         />
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            if (asked !== null) setFollow((f) => ({ n: (f?.n ?? 0) + 1, label: asked.input.label }));
-            props.onChanged();
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
       {follow === null ? null : (
         <FollowClaim key={follow.n} label={follow.label} account={props.account} onFound={props.onChanged} />
       )}
@@ -232,7 +222,7 @@ function QuoteReview(props: {
                       <ul class="plain" key="e">
                         {input.evidence.map((e) => (
                           <li key={e.url}>
-                            {e.label} <span class="hint mono">{e.url}</span>
+                            <UserText text={e.label} />: <UserLink value={e.url} />
                           </li>
                         ))}
                       </ul>
@@ -241,8 +231,8 @@ function QuoteReview(props: {
                   [
                     "Fee",
                     <>
-                      {fromBaseUnits(p.amount, p.decimals)} {p.asset}, paid from your account to the claim
-                      allocator (<Mono>{p.allocatorId}</Mono>), which holds it until the claim ends
+                      {baseUnitsAmount(p.amount, p.decimals, p.asset)}, paid from your account to the claim
+                      allocator, which holds it until the claim ends
                     </>,
                   ],
                   [
@@ -266,6 +256,9 @@ function QuoteReview(props: {
                   ],
                 ]}
               />
+              <Details>
+                Claim allocator: <Mono>{p.allocatorId}</Mono>
+              </Details>
               {live ? (
                 <p>A claim on {input.label} is live: wait until it ends to announce another.</p>
               ) : (
@@ -293,66 +286,5 @@ function QuoteReview(props: {
         }}
       />
     </section>
-  );
-}
-
-/**
- * After the network included the announcement: reads the queue until the mirror shows the account's claim on the
- * label, then links to its card (the page reads the queue again through `onFound`).
- */
-function FollowClaim(props: {
-  readonly label: string;
-  readonly account: string;
-  readonly onFound: () => void;
-}): JSX.Element {
-  const [state, setState] = useState<
-    { readonly kind: "waiting" } | { readonly kind: "found"; readonly id: string } | { readonly kind: "late" }
-  >({ kind: "waiting" });
-  const found = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    let alive = true;
-    (async () => {
-      for (let read = 0; read < FOLLOW_READS && alive; read++) {
-        const queue = await unwrap(api.GET("/v1/allocations")).catch(() => null);
-        // Pending at first; an objection could already have moved it to the objected group.
-        const mine = [...(queue?.pending ?? []), ...(queue?.objected ?? [])].find(
-          (c) => c.namespace === props.label && c.claimantAccount === props.account,
-        );
-        if (mine !== undefined) {
-          if (!alive) return;
-          setState({ kind: "found", id: mine.id });
-          props.onFound();
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
-      }
-      if (alive) setState({ kind: "late" });
-    })();
-    return () => {
-      alive = false;
-    };
-  }, []);
-  useEffect(() => {
-    if (state.kind === "found") found.current?.focus();
-  }, [state.kind]);
-  return (
-    <div aria-live="polite">
-      {state.kind === "waiting" ? (
-        <p>Waiting for the service to show your claim in the queue…</p>
-      ) : state.kind === "found" ? (
-        <p tabIndex={-1} ref={found}>
-          Your claim is in the queue:{" "}
-          <ClaimLink id={state.id}>
-            claim {state.id} on {props.label}
-          </ClaimLink>
-          .
-        </p>
-      ) : (
-        <p>
-          The service does not show your claim yet; it is on the chain. Look again in a moment:{" "}
-          <a href={href.claims()}>the claim queue</a>.
-        </p>
-      )}
-    </div>
   );
 }

@@ -4,7 +4,7 @@
 // public RPC (flow.ts), and POST /records/submit, which relays `announce` on the configured allocator. Loaded
 // when the action runs.
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 import { basis as basisWords } from "../words.ts";
 import type { Action, PreparedAnnounce } from "./action.ts";
 import { type AnnounceInput, refundLines } from "./announce-form.ts";
@@ -51,7 +51,7 @@ export function announceClaim(input: AnnounceInput, quote: ReviewedQuote, rpcUrl
           ...(input.evidence.length === 0
             ? ["Citing no evidence."]
             : input.evidence.map((e) => `Citing “${e.label}”: ${e.url}.`)),
-          `Pay the claim fee of ${fromBaseUnits(fee, 7)} XLM from your account to the claim allocator, which holds it until the claim ends.`,
+          `Pay the claim fee of ${baseUnitsAmount(fee)} from your account to the claim allocator, which holds it until the claim ends.`,
           `Checked against the chain at ${rpcUrl}: this is the allocator's claim fee now, in XLM, and nothing more can be taken from your account.`,
           ...refundLines(fee, quote.refundBps),
         ],

@@ -1,32 +1,32 @@
-// A listing page's buying steps for the signed-in wallet (docs/market.md "Buyer flow"): mint an intent (POST
-// /v1/market/listings/{id}/intent, no session) and show its payment instructions and the settlement's steps, then
-// pay the deposit into the escrow and, once the seller's proposal to you is live, accept the namespace — each
-// through the action flow (review in words, sign in the wallet, follow to the result). Where the buyer stands
-// (GET /v1/market/listings/{id}/buyers/{account}: the seller's proposal, the deposit, the sale) is read on opening,
-// after every step, and every few seconds while something is under way that the seller or the escrow finishes; the
-// steps are offered only when they make sense (buyer-state.ts says why not, in words).
+// A listing page's buying steps for the signed-in wallet (docs/market.md "Buyer flow"), as a stepper: ask to buy
+// (POST /v1/market/listings/{id}/intent, no session), the seller's offer, the deposit into the escrow, the
+// acceptance, the escrow paying the seller — each step done, now, waiting on the other party, or later
+// (buyer-state.ts). The step that is the buyer's turn carries its button; the others say why in one line. Paying
+// and accepting go through the action flow (review in words, sign in the wallet, follow to the result), whose
+// result never blocks the next step. Where the buyer stands (GET /v1/market/listings/{id}/buyers/{account}) is read
+// on opening, after every step, and every few seconds while the seller or the escrow has the next move. After the
+// sale the stepper becomes a receipt: what was paid, to whom, with the transactions.
 //
 // Use: `<BuyerPanel listingId={l.id} namespace="acme" onChanged={reload} />` under the listing.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { AccountLink, Defs, ErrorNote, Mono, TxLink } from "../ui.tsx";
+import { AccountLink, Defs, Details, ErrorNote, Mono, NamespaceLink, TxLink, When } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import {
   type BuyerState,
+  buyerSteps,
   canAccept,
   canPay,
-  depositWords,
   isFinal,
   isWaiting,
-  payoutState,
   payoutTerm,
-  proposalWords,
-  settlementWords,
+  type Receipt,
+  receipt,
 } from "./buyer-state.ts";
+import { StepButton, Stepper } from "./stepper.tsx";
 
 type Intent = Awaited<ReturnType<typeof mint>>;
 
@@ -84,153 +84,196 @@ export function BuyerPanel(props: {
   const [intent, setIntent] = useState<Intent | null>(null);
   const [error, setError] = useState<Explained | null>(null);
   const [minting, setMinting] = useState(false);
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [read, setRead] = useState(0);
   const account = session?.account ?? null;
   const buyer = useBuyerState(props.listingId, account, read);
+  const actions = useActionRun(() => {
+    setRead((n) => n + 1);
+    props.onChanged();
+  });
   const settled = buyer.state !== null && isFinal(buyer.state);
+  // The market's "Buy" links here (`/market/forsale#buy`): the buying steps come into view.
+  useEffect(() => {
+    if (location.hash === "#buy") document.getElementById("buy")?.scrollIntoView();
+  }, [session === null]);
   // The page's listing, owner and sales change when the sale settles: read them again once it has.
   useEffect(() => {
     if (settled) props.onChanged();
   }, [settled]);
-  if (session === null) return <p class="hint">Sign in with your wallet to buy {props.namespace}.</p>;
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
-  const changed = () => {
-    setRead((n) => n + 1);
-    props.onChanged();
+  if (session === null)
+    return (
+      <p class="hint" id="buy">
+        Sign in with your wallet to buy {props.namespace}.
+      </p>
+    );
+  const { namespace, listingId } = props;
+  /** The intent's payment instructions: minted now, or the current intent again (minting is idempotent). */
+  const ensureIntent = async (): Promise<Intent> => {
+    if (intent !== null && new Date(intent.intent.expiresAt).getTime() > Date.now()) return intent;
+    const fresh = await mint(listingId, session.account);
+    setIntent(fresh);
+    return fresh;
   };
   const begin = () => {
     setMinting(true);
     setError(null);
-    mint(props.listingId, session.account)
+    ensureIntent()
       .then(
-        (i) => {
-          setIntent(i);
-          setRead((n) => n + 1);
-        },
+        () => setRead((n) => n + 1),
         (e: unknown) => setError(explain(e)),
       )
       .finally(() => setMinting(false));
   };
-  const busy = run !== null;
   const s = buyer.state;
-  const current = s !== null && s.intent !== null && !s.intent.expired;
-  const pay = s === null ? null : canPay(s);
-  const accept = s === null ? null : canAccept(s);
+  const busy = actions.busy || minting;
+  const buttons: Partial<Record<string, JSX.Element>> =
+    s === null
+      ? {}
+      : {
+          request:
+            s.listing.state === "active" ? (
+              <button type="button" onClick={begin} disabled={busy}>
+                {s.intent?.expired ? `Ask again to buy ${namespace}` : `Start buying ${namespace}`}
+              </button>
+            ) : undefined,
+          deposit: (
+            <StepButton
+              id="buy-pay"
+              label="Pay the deposit"
+              step={canPay(s)}
+              busy={busy}
+              onClick={() =>
+                actions.start(async () => {
+                  const { pay } = await ensureIntent();
+                  const m = await import("./market.ts");
+                  return m.payDeposit(listingId, namespace, pay);
+                })
+              }
+            />
+          ),
+          accept: (
+            <StepButton
+              id="buy-accept"
+              label={`Accept ${namespace}`}
+              step={canAccept(s)}
+              busy={busy}
+              onClick={() =>
+                actions.start(() => import("./market.ts").then((m) => m.acceptTransfer(listingId, namespace)))
+              }
+            />
+          ),
+        };
+  const done = s === null ? null : receipt(s);
   return (
-    <section class="manage" aria-labelledby="buy-title">
-      <h3 id="buy-title">Buy {props.namespace}</h3>
-      {s === null ? null : <Standing state={s} namespace={props.namespace} />}
+    <section class="manage" aria-labelledby="buy-title" id="buy">
+      <h3 id="buy-title">Buy {namespace}</h3>
       {buyer.error === null ? null : <ErrorNote error={buyer.error} />}
-      {intent === null ? (
-        s === null || s.listing.state !== "active" ? null : (
-          <p class="row">
-            <button type="button" onClick={begin} disabled={minting}>
-              {current ? `Continue buying ${props.namespace}` : `Start buying ${props.namespace}`}
-            </button>
-          </p>
-        )
+      {s === null ? (
+        buyer.error === null ? (
+          <p class="hint">Loading…</p>
+        ) : null
+      ) : done !== null ? (
+        <BuyerReceipt receipt={done} namespace={namespace} seller={s.listing.seller} />
+      ) : s.settlement.state === "sold_to_other" || s.settlement.state === "closed" ? (
+        <p>
+          {s.settlement.state === "closed"
+            ? "This listing is closed: it is no longer for sale."
+            : `${namespace} was sold to another account.`}
+        </p>
       ) : (
-        <>
-          <h4>Your intent</h4>
-          <Defs
-            items={[
-              ["Intent", <Mono key="i">{intent.intent.id}</Mono>],
-              ["Intent valid until", intent.intent.expiresAt],
-              ["Deposit", `${intent.pay.amountXlm} XLM`],
-              ["Pay to", <AccountLink address={intent.pay.to} key="t" />],
-              ["Hash memo", <Mono key="m">{intent.pay.memoHash}</Mono>],
-            ]}
-          />
-          <p class="hint">{intent.pay.note}</p>
-          <h4>Steps</h4>
-          <ol>
-            {intent.settlement.steps.map((step) => (
-              <li key={step}>{step}</li>
-            ))}
-          </ol>
-          <p class="row">
-            <button
-              type="button"
-              disabled={busy || pay?.ok !== true}
-              aria-describedby={pay?.ok === false ? "buy-pay-why" : undefined}
-              onClick={() =>
-                start(() =>
-                  import("./market.ts").then((m) =>
-                    m.payDeposit(props.listingId, props.namespace, intent.pay),
-                  ),
-                )
-              }
-            >
-              Pay the deposit
-            </button>
-            <button
-              type="button"
-              disabled={busy || accept?.ok !== true}
-              aria-describedby={accept?.ok === false ? "buy-accept-why" : undefined}
-              onClick={() =>
-                start(() =>
-                  import("./market.ts").then((m) => m.acceptTransfer(props.listingId, props.namespace)),
-                )
-              }
-            >
-              Accept {props.namespace}
-            </button>
-          </p>
-          {pay === null || pay.ok ? null : (
-            <p class="hint" id="buy-pay-why">
-              Pay: {pay.why}
-            </p>
-          )}
-          {accept === null || accept.ok ? null : (
-            <p class="hint" id="buy-accept-why">
-              Accept: {accept.why}
-            </p>
-          )}
-        </>
+        <Stepper label="Steps to buy" steps={buyerSteps(s, namespace)} buttons={buttons} />
       )}
+      {s === null ? null : <Returns state={s} />}
+      {s === null || s.intent === null ? null : <RequestDetails state={s} intent={intent} />}
       {error === null ? null : <ErrorNote error={error} />}
-      {run === null ? null : (
-        <ActionFlow key={run.n} load={run.load} onDone={changed} onClose={() => setRun(null)} />
-      )}
+      {actions.flow}
     </section>
   );
 }
 
-/** Where the buyer stands: the seller, the proposal, the deposit and the sale, with their transactions. */
-function Standing(props: { readonly state: BuyerState; readonly namespace: string }): JSX.Element {
-  const { listing, intent, deposit, proposal, settlement } = props.state;
-  const seller = settlement.sale?.sellerPayout ?? null;
-  const items: [string, JSX.Element | string][] = [
-    ["Seller", <AccountLink address={listing.seller} key="s" />],
-    ["Price", `${listing.priceXlm} XLM`],
-    [
-      "Your intent",
-      intent === null
-        ? "None yet."
-        : intent.expired
-          ? `Expired at ${intent.expiresAt}: start buying again for a fresh memo.`
-          : `Valid until ${intent.expiresAt}.`,
-    ],
-    ["Seller's proposal", proposalWords(proposal)],
-    ["Your deposit", depositWords(deposit)],
-  ];
-  if (deposit.txHash !== null) items.push(["Your payment", <TxLink hash={deposit.txHash} key="p" />]);
-  for (const p of deposit.payouts) {
+/** The stepper once the sale settled: the namespace is the buyer's, what was paid and to whom, with links. */
+function BuyerReceipt(props: {
+  readonly receipt: Receipt;
+  readonly namespace: string;
+  readonly seller: string;
+}): JSX.Element {
+  const r = props.receipt;
+  return (
+    <div class="receipt" role="status">
+      <h4>{props.namespace} is yours</h4>
+      <Defs
+        items={[
+          ["Namespace", <NamespaceLink namespace={props.namespace} key="n" />],
+          [
+            "You paid",
+            r.depositTx === null ? (
+              r.price
+            ) : (
+              <>
+                {r.price}, in transaction <TxLink hash={r.depositTx} />
+              </>
+            ),
+          ],
+          [
+            "The seller received",
+            <>
+              {r.sellerGot}
+              {r.payoutTx === null ? null : (
+                <>
+                  , in transaction <TxLink hash={r.payoutTx} />
+                </>
+              )}
+            </>,
+          ],
+          ["Seller", <AccountLink address={props.seller} key="s" />],
+          ["Market fee", `${r.fee} (${r.feePercent} market fee)`],
+          ["Settled", <When at={r.settledAt} relative key="w" />],
+        ]}
+      />
+    </div>
+  );
+}
+
+/** Money the escrow sends back to the buyer (a refund, a bounce, the seller's bond), with its transaction. */
+function Returns({ state }: { readonly state: BuyerState }): JSX.Element | null {
+  const items: [string, JSX.Element | string][] = [];
+  for (const p of state.deposit.payouts) {
     const heading = payoutTerm(p);
     if (heading !== null)
       items.push([heading, p.txHash === null ? "Not sent yet." : <TxLink hash={p.txHash} key={p.purpose} />]);
   }
-  items.push(["Sale", settlementWords(settlement, props.namespace)]);
-  if (seller !== null)
-    items.push([
-      `Seller paid (${seller.amountXlm} XLM, ${payoutState(seller.state)})`,
-      seller.txHash === null ? "Not sent yet." : <TxLink hash={seller.txHash} key="sp" />,
-    ]);
+  if (items.length === 0) return null;
   return (
-    <section aria-labelledby="buy-standing">
-      <h4 id="buy-standing">Where you stand</h4>
+    <section aria-labelledby="buy-returns">
+      <h4 id="buy-returns">Sent back to you</h4>
       <Defs items={items} />
     </section>
+  );
+}
+
+/** The purchase request's machine values — its id, memo, the escrow's account — for whoever needs them. */
+function RequestDetails(props: { readonly state: BuyerState; readonly intent: Intent | null }): JSX.Element {
+  const { state, intent } = props;
+  const current = state.intent;
+  return (
+    <Details summary="Details of your purchase request">
+      <Defs
+        items={[
+          ["Request id", <Mono key="i">{current?.id}</Mono>],
+          ["Valid until", current === null ? "—" : <When at={current.expiresAt} relative key="v" />],
+          ["Hash memo", <Mono key="m">{current?.memoHash}</Mono>],
+          ...(intent === null
+            ? []
+            : ([
+                ["Escrow account", <Mono key="e">{intent.pay.to}</Mono>],
+                ["Deposit", <Mono key="d">{intent.pay.amountXlm} XLM</Mono>],
+              ] as const)),
+          ...(state.deposit.txHash === null
+            ? []
+            : ([["Your payment", <TxLink hash={state.deposit.txHash} key="p" />]] as const)),
+        ]}
+      />
+      {intent === null ? null : <p class="hint">{intent.pay.note}</p>}
+    </Details>
   );
 }

@@ -1,7 +1,9 @@
 // A buyer's state in words, and when paying and accepting are offered.
 import { describe, expect, it } from "vitest";
+import { dateTime } from "../format.ts";
 import {
   type BuyerState,
+  buyerSteps,
   canAccept,
   canPay,
   depositWords,
@@ -9,6 +11,7 @@ import {
   isWaiting,
   payoutTerm,
   proposalWords,
+  receipt,
   settlementWords,
 } from "./buyer-state.ts";
 
@@ -88,30 +91,30 @@ describe("a buyer's state in words", () => {
   it("says what happened to the deposit, and why it came back", () => {
     expect(depositWords(state({}).deposit)).toBe("Not paid yet.");
     expect(depositWords(state({ deposit: { state: "funded", heldXlm: "500.0000000" } }).deposit)).toBe(
-      "Held in the escrow: 500.0000000 XLM, until you accept.",
+      "Held in the escrow: 500 XLM, until you accept.",
     );
     expect(depositWords(state({ deposit: { state: "returned", verdict: "no_live_proposal" } }).deposit)).toBe(
       "Sent back to you: it arrived before the seller's proposal to you was live.",
     );
     expect(depositWords(state({ deposit: { state: "returned", verdict: "something_new" } }).deposit)).toBe(
-      "Sent back to you: the escrow's verdict was something_new.",
+      "Sent back to you: the escrow could not take it as your deposit.",
     );
   });
 
   it("names the payouts of the deposit, leaving the seller's to the sale", () => {
     const payout = { destination: BUYER, amountXlm: "5.0000000", txHash: null } as const;
     expect(payoutTerm({ ...payout, purpose: "surplus", state: "paid" })).toBe(
-      "Surplus back to you (5.0000000 XLM, paid)",
+      "Surplus back to you: 5 XLM, paid",
     );
     expect(payoutTerm({ ...payout, purpose: "bounce", state: "pending" })).toBe(
-      "Sent back to you (5.0000000 XLM, being sent)",
+      "Sent back to you: 5 XLM, being sent",
     );
     expect(payoutTerm({ ...payout, purpose: "seller", state: "paid" })).toBeNull();
   });
 
   it("says whom the proposal is for, and when it was read from the mirror", () => {
     expect(proposalWords(state({ proposal: live }).proposal)).toBe(
-      "Live: proposed to you until 2026-01-02T00:00:00.000Z.",
+      `Live: offered to you until ${dateTime("2026-01-02T00:00:00.000Z")}.`,
     );
     expect(
       proposalWords(state({ proposal: { state: "to_other", to: "GX", source: "mirror" } }).proposal),
@@ -149,5 +152,102 @@ describe("when the page stops asking", () => {
     const done = state({ settlement: { state: "sold_to_you", sale: sale("paid") } });
     expect(isFinal(done)).toBe(true);
     expect(isWaiting(done)).toBe(false);
+  });
+});
+
+describe("the buyer's stepper", () => {
+  const sale = (payoutState: "pending" | "paid") => ({
+    buyer: BUYER,
+    priceXlm: "500.0000000",
+    feeXlm: "12.5000000",
+    settledAt: "2026-01-01T00:00:00.000Z",
+    sellerPayout: {
+      purpose: "seller",
+      destination: "GSELLER",
+      amountXlm: "487.5000000",
+      state: payoutState,
+      txHash: payoutState === "paid" ? "ef".repeat(32) : null,
+    },
+  });
+  const statuses = (s: BuyerState) => buyerSteps(s, "forsale").map((step) => `${step.id}:${step.status}`);
+
+  it("has the buyer ask first, then waits on the seller's offer", () => {
+    expect(statuses(state({ intent: null }))).toEqual([
+      "request:now",
+      "proposal:next",
+      "deposit:next",
+      "accept:next",
+      "payout:next",
+    ]);
+    expect(statuses(state({}))).toEqual([
+      "request:done",
+      "proposal:waiting",
+      "deposit:next",
+      "accept:next",
+      "payout:next",
+    ]);
+  });
+
+  it("makes paying the buyer's turn once the offer is live, then waits on the escrow's check", () => {
+    const steps = buyerSteps(state({ proposal: live }), "forsale");
+    expect(steps.map((s) => s.status)).toEqual(["done", "done", "now", "next", "next"]);
+    expect(steps[2]?.title).toBe("Pay 500 XLM into the escrow");
+    expect(steps[3]?.line).toBe("Accept once the escrow holds your deposit.");
+    expect(
+      statuses(state({ proposal: live, deposit: { state: "received", amountXlm: "500.0000000" } })),
+    ).toEqual(["request:done", "proposal:done", "deposit:waiting", "accept:next", "payout:next"]);
+  });
+
+  it("makes accepting the buyer's turn once the escrow holds the deposit", () => {
+    expect(statuses(state({ proposal: live, deposit: { state: "funded", heldXlm: "500.0000000" } }))).toEqual(
+      ["request:done", "proposal:done", "deposit:done", "accept:now", "payout:next"],
+    );
+  });
+
+  it("after the acceptance waits on the escrow paying the seller, whatever the proposal now reads", () => {
+    // The registry's proposal is gone once accepted: the offer step stays done, never "Not yet".
+    const accepted = state({
+      deposit: { state: "funded", heldXlm: "500.0000000" },
+      settlement: { state: "accepted" },
+    });
+    expect(statuses(accepted)).toEqual([
+      "request:done",
+      "proposal:done",
+      "deposit:done",
+      "accept:done",
+      "payout:waiting",
+    ]);
+    const settling = state({
+      deposit: { state: "paid_out" },
+      settlement: { state: "sold_to_you", sale: sale("pending") },
+    });
+    expect(statuses(settling).at(-1)).toBe("payout:waiting");
+    expect(receipt(settling)).toBeNull();
+  });
+
+  it("is all done after the sale, and its receipt says what was paid to whom", () => {
+    const sold = state({
+      intent: { id: "i1", expiresAt: "2026-01-02T00:00:00.000Z", memoHash: "cd".repeat(32), expired: true },
+      deposit: { state: "paid_out", heldXlm: "500.0000000", txHash: "aa".repeat(32) },
+      settlement: { state: "sold_to_you", sale: sale("paid") },
+      listingState: "sold",
+    });
+    expect(buyerSteps(sold, "forsale").map((s) => s.status)).toEqual([
+      "done",
+      "done",
+      "done",
+      "done",
+      "done",
+    ]);
+    expect(buyerSteps(sold, "forsale").at(-1)?.line).toBe("The seller received 487.5 XLM.");
+    expect(receipt(sold)).toEqual({
+      price: "500 XLM",
+      sellerGot: "487.5 XLM",
+      fee: "12.5 XLM",
+      feePercent: "2.5 %",
+      settledAt: "2026-01-01T00:00:00.000Z",
+      depositTx: "aa".repeat(32),
+      payoutTx: "ef".repeat(32),
+    });
   });
 });

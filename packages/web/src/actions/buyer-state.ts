@@ -3,6 +3,8 @@
 // proposal to you is live and no deposit of yours is held or being judged; accept once the escrow holds it. Pure
 // functions (buyer-state.test.ts), so the panel only renders.
 import type { paths } from "@namereg/client";
+import { amount, dateTime, percent } from "../format.ts";
+import type { StepView } from "./steps.ts";
 
 export type BuyerState =
   paths["/v1/market/listings/{id}/buyers/{account}"]["get"]["responses"][200]["content"]["application/json"];
@@ -43,7 +45,7 @@ export function payoutTerm(p: BuyerState["deposit"]["payouts"][number]): string 
     slash: "The seller's bond, to you",
   };
   if (p.purpose === "seller") return null;
-  return `${what[p.purpose] ?? `Escrow payout (${p.purpose})`} (${p.amountXlm} XLM, ${payoutState(p.state)})`;
+  return `${what[p.purpose] ?? "Paid back to you by the escrow"}: ${amount(p.amountXlm)}, ${payoutState(p.state)}`;
 }
 
 /** An escrow payout's state in words. */
@@ -55,13 +57,13 @@ export function depositWords(d: BuyerState["deposit"]): string {
     case "none":
       return "Not paid yet.";
     case "received":
-      return `Received (${d.amountXlm} XLM); the escrow is checking it against the registry.`;
+      return `Received (${amount(d.amountXlm ?? "")}); the escrow is checking it against the registry.`;
     case "funded":
-      return `Held in the escrow: ${d.heldXlm} XLM, until you accept.`;
+      return `Held in the escrow: ${amount(d.heldXlm ?? "")}, until you accept.`;
     case "paid_out":
-      return `Paid to the seller from the escrow (${d.heldXlm} XLM less the market fee): the sale settled.`;
+      return `Paid to the seller from the escrow (${amount(d.heldXlm ?? "")} less the market fee): the sale settled.`;
     case "returned":
-      return `Sent back to you: ${RETURN_REASONS[d.verdict ?? ""] ?? `the escrow's verdict was ${d.verdict}`}.`;
+      return `Sent back to you: ${RETURN_REASONS[d.verdict ?? ""] ?? "the escrow could not take it as your deposit"}.`;
     case "parked":
       return "Held for the marketplace operator, who returns it: it was not paid as a plain XLM payment.";
   }
@@ -74,7 +76,7 @@ export function proposalWords(p: BuyerState["proposal"]): string {
     case "none":
       return `Not yet: the seller has not proposed the transfer to you${seen}.`;
     case "to_you":
-      return `Live: proposed to you until ${p.expiresAt ?? "no set time"}${seen}.`;
+      return `Live: offered to you until ${p.expiresAt === null ? "no set time" : dateTime(p.expiresAt)}${seen}.`;
     case "to_other":
       return `Proposed to another account${seen}.`;
   }
@@ -88,9 +90,9 @@ export function settlementWords(s: BuyerState["settlement"], namespace: string):
     case "accepted":
       return `You accepted: ${namespace} is yours on the registry; the escrow is paying the seller.`;
     case "sold_to_you":
-      return `Sold to you${s.sale === null ? "" : ` on ${s.sale.settledAt}`}.`;
+      return `Sold to you${s.sale === null ? "" : ` on ${dateTime(s.sale.settledAt)}`}.`;
     case "sold_to_other":
-      return `Sold to another account${s.sale === null ? "" : ` on ${s.sale.settledAt}`}.`;
+      return `Sold to another account${s.sale === null ? "" : ` on ${dateTime(s.sale.settledAt)}`}.`;
     case "closed":
       return "The listing is closed: it is no longer for sale.";
   }
@@ -144,4 +146,113 @@ export function isWaiting(s: BuyerState): boolean {
   if (isFinal(s)) return false;
   if (s.intent === null && s.deposit.state === "none") return false;
   return true;
+}
+
+export type BuyerStepId = "request" | "proposal" | "deposit" | "accept" | "payout";
+
+/**
+ * The buyer's steps (docs/market.md "Buyer flow") with where each stands: the purchase request, the seller's offer,
+ * the deposit, the acceptance, the seller's payment. Exactly one step is "now" or "waiting" until the sale is
+ * settled; after it every step is done.
+ */
+export function buyerSteps(s: BuyerState, namespace: string): readonly StepView<BuyerStepId>[] {
+  const price = amount(s.listing.priceXlm);
+  const sold = s.settlement.state === "sold_to_you";
+  const accepted = sold || s.settlement.state === "accepted";
+  const held = accepted || s.deposit.state === "funded" || s.deposit.state === "paid_out";
+  const requested = held || (s.intent !== null && !s.intent.expired);
+  const offered = accepted || s.proposal.state === "to_you";
+  const payout = s.settlement.sale?.sellerPayout ?? null;
+  const paid = sold && payout !== null && payout.state === "paid";
+  const pay = canPay(s);
+  const accept = canAccept(s);
+
+  const request: StepView<BuyerStepId> = {
+    id: "request",
+    title: `Ask to buy ${namespace}`,
+    status: requested ? "done" : "now",
+    line: requested
+      ? s.intent === null || s.intent.expired
+        ? "Your purchase request was taken."
+        : `Your purchase request is valid until ${dateTime(s.intent.expiresAt)}.`
+      : s.intent?.expired
+        ? "Your purchase request expired: ask again for a fresh one."
+        : "Start with a purchase request: it ties your payment to you.",
+  };
+  const proposal: StepView<BuyerStepId> = {
+    id: "proposal",
+    title: `The seller offers ${namespace} to you`,
+    status: offered ? "done" : requested ? "waiting" : "next",
+    line: offered
+      ? accepted
+        ? "The seller offered it to you."
+        : proposalWords(s.proposal)
+      : s.proposal.state === "to_other"
+        ? "The seller has offered it to another account for now."
+        : requested
+          ? "The seller has your request and offers the namespace to you next."
+          : "After your request, the seller offers the namespace to you.",
+  };
+  const deposit: StepView<BuyerStepId> = {
+    id: "deposit",
+    title: `Pay ${price} into the escrow`,
+    status: held ? "done" : s.deposit.state === "received" ? "waiting" : pay.ok ? "now" : "next",
+    line: held
+      ? accepted
+        ? `The escrow took your ${price}.`
+        : depositWords(s.deposit)
+      : s.deposit.state === "none"
+        ? pay.ok
+          ? "The seller's offer is live: pay now. The escrow holds it until you accept."
+          : pay.why
+        : depositWords(s.deposit),
+  };
+  const acceptance: StepView<BuyerStepId> = {
+    id: "accept",
+    title: `Accept ${namespace}`,
+    status: accepted ? "done" : accept.ok ? "now" : "next",
+    line: accepted
+      ? `${namespace} is yours on the registry.`
+      : accept.ok
+        ? "Accept to take the namespace."
+        : accept.why,
+  };
+  const paidOut: StepView<BuyerStepId> = {
+    id: "payout",
+    title: "The escrow pays the seller",
+    status: paid ? "done" : accepted ? "waiting" : "next",
+    line: paid
+      ? `The seller received ${amount(payout.amountXlm)}.`
+      : accepted
+        ? "The escrow is paying the seller from your deposit."
+        : "Once you accept, the escrow pays the seller from your deposit.",
+  };
+  return [request, proposal, deposit, acceptance, paidOut];
+}
+
+/** What the buyer paid and to whom, once the sale settled and the seller was paid: the stepper's receipt. */
+export interface Receipt {
+  readonly price: string;
+  readonly sellerGot: string;
+  readonly fee: string;
+  readonly feePercent: string;
+  readonly settledAt: string;
+  readonly depositTx: string | null;
+  readonly payoutTx: string | null;
+}
+
+export function receipt(s: BuyerState): Receipt | null {
+  const sale = s.settlement.sale;
+  const payout = sale?.sellerPayout ?? null;
+  if (s.settlement.state !== "sold_to_you" || sale === null || payout === null || payout.state !== "paid")
+    return null;
+  return {
+    price: amount(sale.priceXlm),
+    sellerGot: amount(payout.amountXlm),
+    fee: amount(sale.feeXlm),
+    feePercent: percent(s.listing.feeBps),
+    settledAt: sale.settledAt,
+    depositTx: s.deposit.txHash,
+    payoutTx: payout.txHash,
+  };
 }

@@ -6,11 +6,10 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 import { Section, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 
 export function ClaimantPanel(props: {
   readonly open: readonly {
@@ -21,9 +20,12 @@ export function ClaimantPanel(props: {
   readonly onChanged: () => void;
 }): JSX.Element {
   const session = useSession();
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [read, setRead] = useState(0);
   const account = session?.account ?? "";
+  const { start, busy, flow } = useActionRun(() => {
+    setRead((n) => n + 1);
+    props.onChanged();
+  });
   const credit = useLoad(`credit:${account}:${read}`, () =>
     account === ""
       ? Promise.resolve(null)
@@ -35,13 +37,7 @@ export function ClaimantPanel(props: {
         Sign in with your wallet to withdraw your own claims and recover your claim-fee credit.
       </p>
     );
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
   const mine = props.open.filter((c) => c.claimantAccount === session.account);
-  const busy = run !== null;
-  const changed = () => {
-    setRead((n) => n + 1);
-    props.onChanged();
-  };
   return (
     <section class="manage" aria-labelledby="claimant-title">
       <h2 id="claimant-title">Your claims</h2>
@@ -73,7 +69,7 @@ export function ClaimantPanel(props: {
         render={(c) =>
           c === null ? null : (
             <p class="row">
-              <span>Claim-fee credit waiting for you: {fromBaseUnits(c.amount, 7)} XLM.</span>
+              <span>Claim-fee credit waiting for you: {baseUnitsAmount(c.amount)}.</span>
               {c.amount === "0" ? null : (
                 <button
                   type="button"
@@ -89,9 +85,7 @@ export function ClaimantPanel(props: {
           )
         }
       />
-      {run === null ? null : (
-        <ActionFlow key={run.n} load={run.load} onDone={changed} onClose={() => setRun(null)} />
-      )}
+      {flow}
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // preparing, so the call is held to that contract. Both go to POST /records/submit. Loaded when the action runs.
 import { AllocatorFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 import { href } from "../routes.ts";
 import type { Action, PreparedAction } from "./action.ts";
 
@@ -67,7 +67,7 @@ export function recoverCredit(payee: string): Action {
         asked,
         submit: { route: "holder" },
         describe: (args) => [
-          `Pay the claim-fee credit of ${def.decodeArgs(args).payee} out to it: ${fromBaseUnits(prepared.amount, 7)} XLM.`,
+          `Pay the claim-fee credit of ${def.decodeArgs(args).payee} out to it: ${baseUnitsAmount(prepared.amount)}.`,
         ],
       };
     },

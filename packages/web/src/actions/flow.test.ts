@@ -51,7 +51,8 @@ describe("the review of a payment", () => {
       destination: billing,
       destinationWords: "the service's billing account",
       amount: "20 XLM",
-      memo: `${memoHash} (the node of namespace acme)`,
+      memo: memoHash,
+      memoWords: "the node of namespace acme",
     });
     expect(review.fn).toBe("payment");
     expect(review.fee).toBe("0.00001 XLM");

@@ -16,6 +16,7 @@ import {
 import { Address, FeeBumpTransaction, type Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { api, unwrap } from "../api.ts";
 import { AnnounceRefused } from "../errors.ts";
+import { amount } from "../format.ts";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
 import type { Action, PreparedAction, PreparedAnnounce, PreparedPayment, SubmitTo } from "./action.ts";
@@ -31,6 +32,7 @@ export interface Review {
   readonly fn: string;
   readonly network: string;
   readonly fee: string;
+  /** The upper time bound, an ISO instant (shown as a local date and time, the ISO under Details). */
   readonly validUntil: string;
   /** The account that signs and pays the fee. */
   readonly source: string;
@@ -42,7 +44,9 @@ export interface Review {
     readonly destination: string;
     readonly destinationWords: string;
     readonly amount: string;
+    /** The hash memo's bytes in hex, and what it is in words. */
     readonly memo: string;
+    readonly memoWords: string;
   } | null;
 }
 
@@ -100,8 +104,8 @@ function paymentReview(action: Action, prepared: PreparedPayment, wallet: Connec
   });
   const [op] = transaction.operations;
   if (op?.type !== "payment") throw new Error("the verified transaction holds no payment");
-  // "20.0000000" as a person writes it: "20".
-  const xlm = `${op.amount.replace(/\.?0+$/, "")} XLM`;
+  // "20.0000000" as a person writes it: "20 XLM".
+  const xlm = amount(op.amount);
   const memo = transaction.memo.value;
   // The page has no Node Buffer: hex by hand from the memo's bytes.
   const memoHex =
@@ -124,7 +128,8 @@ function paymentReview(action: Action, prepared: PreparedPayment, wallet: Connec
       destination: op.destination,
       destinationWords: prepared.destinationWords,
       amount: xlm,
-      memo: `${memoHex} (${prepared.memoWords})`,
+      memo: memoHex,
+      memoWords: prepared.memoWords,
     },
   };
 }

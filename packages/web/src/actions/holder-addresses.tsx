@@ -8,8 +8,7 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { ErrorNote, type Loaded, Mono, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 
 /** The allowed networks and the name's address on each, or null when the namespace has no resolver. */
 async function addresses(namespace: string, label: string) {
@@ -39,16 +38,17 @@ export function HolderAddresses(props: {
   const [read, setRead] = useState(0);
   const holder = session?.account === props.holder;
   const loaded = useLoad(`addr:${props.name}:${read}`, () => addresses(props.namespace, props.label));
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [network, setNetwork] = useState("");
   const [address, setAddress] = useState("");
+  const { start, busy, flow } = useActionRun(() => {
+    setAddress("");
+    setRead((n) => n + 1);
+  });
   if (!holder) return <NetworkAddresses loaded={loaded} />;
   // The last list read stays on screen while the next one loads, and so does the flow that changed it.
   const current = loaded.state === "ok" ? loaded.value : null;
-  if (loaded.state === "ok" && current === null && run === null) return null;
+  if (loaded.state === "ok" && current === null && flow === null) return null;
   const chosen = network === "" ? (current?.[0]?.network ?? "") : network;
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
-  const busy = run !== null;
   return (
     <section class="manage" aria-labelledby="manage-addresses-title">
       <h3 id="manage-addresses-title">Network addresses</h3>
@@ -119,14 +119,7 @@ export function HolderAddresses(props: {
           </form>
         </>
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => setRead((n) => n + 1)}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
     </section>
   );
 }

@@ -12,7 +12,7 @@ import { Mono } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { nameFlags } from "../words.ts";
 import type { Action, LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 
 type Records = {
   readonly address: string | null;
@@ -34,15 +34,21 @@ export function HolderRecords(props: {
   readonly onChanged: () => void;
 }): JSX.Element | null {
   const session = useSession();
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [key, setKey] = useState("");
   const [value, setValue] = useState("");
   const [payTo, setPayTo] = useState("");
   const [memo, setMemo] = useState("");
   const [address, setAddress] = useState("");
+  const { start, busy, flow } = useActionRun(() => {
+    // A form is empty again after its change went through.
+    setKey("");
+    setValue("");
+    setPayTo("");
+    setMemo("");
+    setAddress("");
+    props.onChanged();
+  });
   if (session?.account !== props.holder) return null;
-  const start = (next: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load: next }));
-  const busy = run !== null;
   const { name } = props;
   const text = Object.entries(props.records?.text ?? {});
   const subname = name.split(".").length > 2;
@@ -184,9 +190,7 @@ export function HolderRecords(props: {
       ) : (
         <p class="hint">The account {name} pays to signs these; sign in with it to set them.</p>
       )}
-      {run === null ? null : (
-        <ActionFlow key={run.n} load={run.load} onDone={props.onChanged} onClose={() => setRun(null)} />
-      )}
+      {flow}
     </section>
   );
 }

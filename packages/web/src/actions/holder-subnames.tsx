@@ -10,8 +10,7 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { useSession } from "../wallet/session.ts";
 import { subnameManagement } from "../words.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 
 export function HolderSubnames(props: {
   readonly name: string;
@@ -23,16 +22,17 @@ export function HolderSubnames(props: {
   readonly onChanged: () => void;
 }): JSX.Element | null {
   const session = useSession();
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [child, setChild] = useState("");
   const [payTo, setPayTo] = useState(props.holder);
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
+  const { start, busy, flow } = useActionRun(() => {
+    setChild("");
+    props.onChanged();
+  });
   if (session?.account !== props.holder) {
     const who = subnameManagement(props.name, props.policy);
     return who === null ? null : <p class="hint">{who}</p>;
   }
   const active = props.subnames.filter((s) => s.active);
-  const busy = run !== null;
   return (
     <section class="manage" aria-labelledby="manage-subnames-title">
       <h3 id="manage-subnames-title">Manage subnames</h3>
@@ -99,9 +99,7 @@ export function HolderSubnames(props: {
           ))}
         </ul>
       )}
-      {run === null ? null : (
-        <ActionFlow key={run.n} load={run.load} onDone={props.onChanged} onClose={() => setRun(null)} />
-      )}
+      {flow}
     </section>
   );
 }

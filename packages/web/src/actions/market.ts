@@ -64,9 +64,10 @@ export function acceptTransfer(listingId: string, namespace: string): Action {
         asked,
         submit: { route: "holder" },
         describe: (args) => {
-          const call = def.decodeArgs(args);
+          // The node is the namespace's (verifyPrepared held the call to it): said by name, the node under Details.
+          def.decodeArgs(args);
           return [
-            `Accept the transfer of namespace ${namespace} (node ${call.node}) to ${wallet.account}.`,
+            `You accept ${namespace}: the seller's offer of it to your account ${wallet.account} takes effect, and ${namespace} is yours.`,
             "The escrow then pays the seller from your deposit.",
           ];
         },

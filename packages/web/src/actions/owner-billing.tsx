@@ -7,10 +7,17 @@
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
-import { Defs, ErrorNote, Mono, useLoad } from "../ui.tsx";
+import { amount } from "../format.ts";
+import { Defs, Details, ErrorNote, Mono, useLoad, When } from "../ui.tsx";
 import { consoleHeaders, useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
+
+/** The subscription's state (docs/api.md "GET /console/billing") in words. */
+const BILLING_STATES: Readonly<Record<string, string>> = {
+  active: "Paid: the namespace is served",
+  lapsed: "Lapsed: pay to keep the namespace served",
+  suspended: "Suspended: its names are not served until a payment arrives",
+};
 
 export function OwnerBilling({ namespace }: { readonly namespace: string }): JSX.Element | null {
   const session = useSession();
@@ -20,8 +27,11 @@ export function OwnerBilling({ namespace }: { readonly namespace: string }): JSX
       ? Promise.resolve(null)
       : unwrap(api.GET("/console/billing", { headers: consoleHeaders(session, namespace) })),
   );
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [periods, setPeriods] = useState("1");
+  const { start, busy, flow } = useActionRun(() => {
+    setPeriods("1");
+    setRead((k) => k + 1);
+  });
   if (session === null) return null;
   return (
     <section aria-labelledby="owner-billing-title">
@@ -37,22 +47,32 @@ export function OwnerBilling({ namespace }: { readonly namespace: string }): JSX
               <>
                 <Defs
                   items={[
-                    ["State", b.state],
-                    ["Paid until", b.paidUntil ?? "not paid yet"],
-                    ["Pay to", <Mono key="a">{i.account}</Mono>],
-                    ["Price", `${i.pricePerPeriodXlm} XLM per ${i.periodDays} days`],
-                    ["Memo (hash)", <Mono key="m">{i.memoHash}</Mono>],
+                    ["State", BILLING_STATES[b.state] ?? b.state],
+                    [
+                      "Paid until",
+                      b.paidUntil === null ? "not paid yet" : <When at={b.paidUntil} relative key="p" />,
+                    ],
+                    ...(b.graceUntil === null
+                      ? []
+                      : ([["Grace until", <When at={b.graceUntil} relative key="g" />]] as const)),
+                    ["Price", `${amount(i.pricePerPeriodXlm)} for every ${i.periodDays} days`],
+                    ["Pay to", "the service's billing account, with this namespace as the memo"],
                   ]}
                 />
-                <p class="hint">{i.note}</p>
+                <Details>
+                  <Defs
+                    items={[
+                      ["Billing account", <Mono key="a">{i.account}</Mono>],
+                      ["Memo (hash)", <Mono key="m">{i.memoHash}</Mono>],
+                    ]}
+                  />
+                  <p class="hint">{i.note}</p>
+                </Details>
                 <form
                   onSubmit={(event) => {
                     event.preventDefault();
                     if (!Number.isInteger(n) || n < 1) return;
-                    setRun((r) => ({
-                      n: (r?.n ?? 0) + 1,
-                      load: () => import("./billing.ts").then((m) => m.payBilling(namespace, n, i)),
-                    }));
+                    start(() => import("./billing.ts").then((m) => m.payBilling(namespace, n, i)));
                   }}
                 >
                   <label for="billing-periods">Periods to pay</label>
@@ -66,7 +86,7 @@ export function OwnerBilling({ namespace }: { readonly namespace: string }): JSX
                     onInput={(e) => setPeriods(e.currentTarget.value)}
                   />
                   <p class="row">
-                    <button type="submit" disabled={run !== null}>
+                    <button type="submit" disabled={busy}>
                       Pay billing
                     </button>
                   </p>
@@ -75,14 +95,7 @@ export function OwnerBilling({ namespace }: { readonly namespace: string }): JSX
             );
           })()
         : null}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => setRead((k) => k + 1)}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
     </section>
   );
 }

@@ -10,10 +10,10 @@ import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
+import { useActionRun } from "./action-flow.tsx";
 import { OwnerBilling } from "./owner-billing.tsx";
 import { OwnerSale } from "./owner-sale.tsx";
+import { SoldReceipt } from "./seller-receipt.tsx";
 import { CHAIN_NETWORKS, POLICY_WORDS } from "./words.ts";
 
 async function policies(namespace: string) {
@@ -36,9 +36,13 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   const loaded = useLoad(`pol:${namespace}:${signedIn}:${read}`, () =>
     signedIn ? policies(namespace) : Promise.resolve(null),
   );
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
   const [policy, setPolicy] = useState<string | null>(null);
   const [networks, setNetworks] = useState<readonly string[] | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    setPolicy(null);
+    setNetworks(null);
+    setRead((n) => n + 1);
+  });
   // The last answer stays on screen while the next loads, and so does the flow that changed it.
   const [last, setLast] = useState<Awaited<ReturnType<typeof policies>> | null>(null);
   useEffect(() => {
@@ -51,13 +55,15 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   if (last === null) return null;
   if (session?.account !== last.owner)
     return (
-      <p class="hint">
-        The owner of namespace {namespace} can change its subname policy and networks here after signing in
-        with their wallet.
-      </p>
+      <>
+        {/* A seller who just sold the namespace reads what they received here. */}
+        {session === null ? null : <SoldReceipt namespace={namespace} account={session.account} />}
+        <p class="hint">
+          The owner of namespace {namespace} can change its subname policy and networks here after signing in
+          with their wallet.
+        </p>
+      </>
     );
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
-  const busy = run !== null;
   const chosenPolicy = policy ?? last.policy;
   const chosenNetworks = networks ?? last.networks ?? [];
   return (
@@ -70,7 +76,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
         }}
       >
         <fieldset>
-          <legend>Subname policy (now {last.policy})</legend>
+          <legend>Subname policy (now: {POLICY_WORDS[last.policy] ?? last.policy})</legend>
           {Object.entries(POLICY_WORDS).map(([value, words]) => (
             <label class="choice" key={value}>
               <input
@@ -80,7 +86,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
                 checked={chosenPolicy === value}
                 onChange={() => setPolicy(value)}
               />{" "}
-              {value}: <span class="hint">{words}</span>
+              {words.charAt(0).toUpperCase() + words.slice(1)}
             </label>
           ))}
           <p class="row">
@@ -126,18 +132,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
           </fieldset>
         </form>
       )}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            setPolicy(null);
-            setNetworks(null);
-            setRead((n) => n + 1);
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
+      {flow}
       <OwnerBilling namespace={namespace} />
       <OwnerSale namespace={namespace} />
     </section>

@@ -5,43 +5,45 @@
 // cancel does to the bond and to a buyer's deposit. The transactions go through the action flow (review in words,
 // sign in the owner's wallet, follow); creating and cancelling a listing are console requests, no transaction.
 // Read with the owner's console session (GET /console/market/listings), again after each change and every few
-// seconds while the escrow has something to do the owner waits for (a bond to see, a cancel to settle).
+// seconds while the listing is open (the buyer or the escrow may move next). Once the buyer accepts, the namespace
+// is theirs and the console refuses the seller: the panel then shows the sale (seller-receipt.tsx).
 //
 // Use: `<OwnerSale namespace="acme" />` inside the owner console (the signed-in account is the owner).
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, isNameregError, unwrap } from "../api.ts";
-import { type Explained, explain } from "../errors.ts";
-import { AccountLink, Defs, ErrorNote, ListingLink, Mono, Table, TxLink, useLoad } from "../ui.tsx";
-import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
-import type { LoadAction } from "./action.ts";
-import { ActionFlow } from "./action-flow.tsx";
-import { cancelConsequences, percent, saleFigures, xlmWords } from "./sale-terms.ts";
+import { ErrorNote, useLoad } from "../ui.tsx";
+import { useSession } from "../wallet/session.ts";
+import { useActionRun } from "./action-flow.tsx";
+import { NewListing, OpenListing, readSale } from "./seller-listing.tsx";
+import { rememberOffer, SettledListings, SoldReceipt } from "./seller-receipt.tsx";
 
 type Sale = Awaited<ReturnType<typeof readSale>>;
-type Open = Sale["listings"][number];
-type Settled = Sale["settled"][number];
 
 /** How often the panel reads again while it waits for the escrow: about a ledger of `namereg dev`, a few reads on a real network. */
 const FOLLOW_MS = 2000;
-
-const readSale = (session: Session, namespace: string) =>
-  unwrap(api.GET("/console/market/listings", { headers: consoleHeaders(session, namespace) }));
+/** How often it reads while the listing waits on a buyer: their request, deposit or acceptance. */
+const WATCH_MS = 4000;
 
 export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.Element | null {
   const session = useSession();
   const [read, setRead] = useState(0);
-  const loaded = useLoad(`sale:${namespace}:${session?.account}:${read}`, () =>
-    session === null
-      ? Promise.resolve(null)
-      : readSale(session, namespace).catch((error: unknown) => {
-          if (isNameregError(error, "market_disabled")) return "off" as const;
-          throw error;
-        }),
-  );
+  // The offered buyer's deposit, once seen in the escrow: from then on the buyer may accept at any moment, and the
+  // public buyer state says so first — asking the console then would be refused (the seller no longer owns it).
+  const funded = useRef<{ readonly listingId: string; readonly buyer: string } | null>(null);
+  const loaded = useLoad(`sale:${namespace}:${session?.account}:${read}`, async () => {
+    if (session === null) return null;
+    if (funded.current !== null && (await accepted(funded.current))) return "gone" as const;
+    return readSale(session, namespace).catch((error: unknown) => {
+      if (isNameregError(error, "market_disabled")) return "off" as const;
+      // Sold (or reclaimed): the namespace is no longer the seller's, and the receipt says what happened.
+      if (isNameregError(error, "not_namespace_owner")) return "gone" as const;
+      throw error;
+    });
+  });
   // The last answer stays on screen while the next one loads. What is shown and followed is the newest answer the
   // moment it arrives: the kept copy lags it by a render, and deciding from it stopped following too early.
-  const [kept, setKept] = useState<Sale | "off" | null>(null);
+  const [kept, setKept] = useState<Sale | "off" | "gone" | null>(null);
   useEffect(() => {
     if (loaded.state === "ok") setKept(loaded.value);
   }, [loaded]);
@@ -49,33 +51,53 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
   // Set when the owner did something the escrow answers later (paid the bond, cancelled): the panel reads again
   // until the answer is there.
   const [following, setFollowing] = useState(false);
-  const waiting = last !== null && last !== "off" && awaitsEscrow(last, following);
+  const sale = last !== null && last !== "off" && last !== "gone" ? last : null;
+  const waiting = sale !== null && awaitsEscrow(sale, following);
+  const watching = sale !== null && sale.listings[0]?.state === "active";
   useEffect(() => {
-    if (!waiting || loaded.state === "loading") return;
-    const timer = setTimeout(() => setRead((n) => n + 1), FOLLOW_MS);
+    if ((!waiting && !watching) || loaded.state === "loading") return;
+    const timer = setTimeout(() => setRead((n) => n + 1), waiting ? FOLLOW_MS : WATCH_MS);
     return () => clearTimeout(timer);
-  }, [waiting, loaded]);
+  }, [waiting, watching, loaded]);
+  // The live offer is remembered, so the sale can be shown once the console no longer answers the seller.
+  const offer = sale?.listings[0]?.proposal ?? null;
+  const listingId = sale?.listings[0]?.id ?? null;
+  funded.current =
+    offer !== null &&
+    listingId !== null &&
+    sale?.listings[0]?.intents.some((i) => i.buyer === offer.to && i.funded)
+      ? { listingId, buyer: offer.to }
+      : sale === null
+        ? funded.current
+        : null;
+  useEffect(() => {
+    if (offer !== null && listingId !== null && session !== null)
+      rememberOffer(namespace, { listingId, buyer: offer.to, seller: session.account });
+  }, [offer?.to, listingId]);
   useEffect(() => {
     if (!waiting && following && loaded.state === "ok") setFollowing(false);
   }, [waiting, following, loaded]);
 
-  const [run, setRun] = useState<{ readonly n: number; readonly load: LoadAction } | null>(null);
+  const { start, busy, flow } = useActionRun(() => {
+    setFollowing(true);
+    setRead((n) => n + 1);
+  });
   if (session === null) return null;
-  const start = (load: LoadAction) => setRun((r) => ({ n: (r?.n ?? 0) + 1, load }));
   const again = () => setRead((n) => n + 1);
-  const open = last !== null && last !== "off" ? last.listings[0] : undefined;
+  const open = sale?.listings[0];
   return (
     <section aria-labelledby="owner-sale-title">
       <h3 id="owner-sale-title">Sell this namespace</h3>
       {last === null && loaded.state === "loading" ? <p class="hint">Loading…</p> : null}
       {loaded.state === "error" ? <ErrorNote error={loaded.error} /> : null}
       {last === "off" ? <p>The marketplace is off on this service.</p> : null}
-      {last !== null && last !== "off" ? (
+      {last === "gone" ? <SoldReceipt namespace={namespace} account={session.account} /> : null}
+      {sale !== null ? (
         open === undefined ? (
           <NewListing
             namespace={namespace}
             session={session}
-            terms={last.terms}
+            terms={sale.terms}
             onListed={() => {
               setFollowing(false);
               again();
@@ -86,7 +108,7 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
             namespace={namespace}
             session={session}
             listing={open}
-            busy={run !== null}
+            busy={busy}
             start={start}
             onReload={again}
             onCancelled={() => {
@@ -96,22 +118,20 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
           />
         )
       ) : null}
-      {run === null ? null : (
-        <ActionFlow
-          key={run.n}
-          load={run.load}
-          onDone={() => {
-            setFollowing(true);
-            again();
-          }}
-          onClose={() => setRun(null)}
-        />
-      )}
-      {last !== null && last !== "off" && last.settled.length > 0 ? (
-        <SettledListings settled={last.settled} />
-      ) : null}
+      {flow}
+      {sale !== null && sale.settled.length > 0 ? <SettledListings settled={sale.settled} /> : null}
     </section>
   );
+}
+
+/** Whether the offered buyer has accepted: the public buyer state (docs/api.md "Marketplace") says so. */
+async function accepted(offer: { readonly listingId: string; readonly buyer: string }): Promise<boolean> {
+  const state = await unwrap(
+    api.GET("/v1/market/listings/{id}/buyers/{account}", {
+      params: { path: { id: offer.listingId, account: offer.buyer } },
+    }),
+  );
+  return state.settlement.state === "accepted" || state.settlement.state === "sold_to_you";
 }
 
 /**
@@ -127,309 +147,3 @@ function awaitsEscrow(sale: Sale, following: boolean): boolean {
   const latest = sale.settled[0];
   return latest?.bond.payouts.some((p) => p.state === "pending" || p.state === "signed") ?? false;
 }
-
-function NewListing(props: {
-  readonly namespace: string;
-  readonly session: Session;
-  readonly terms: Sale["terms"];
-  readonly onListed: () => void;
-}): JSX.Element {
-  const { namespace, terms } = props;
-  const [price, setPrice] = useState("");
-  const [error, setError] = useState<Explained | null>(null);
-  const [sending, setSending] = useState(false);
-  const figures = saleFigures(price, terms);
-  const list = () => {
-    if (figures === null) return;
-    setSending(true);
-    setError(null);
-    unwrap(
-      api.POST("/console/market/listings", {
-        body: { namespace, priceXlm: price.trim() },
-        headers: consoleHeaders(props.session, namespace),
-      }),
-    )
-      .then(props.onListed, (e: unknown) => setError(explain(e)))
-      .finally(() => setSending(false));
-  };
-  return (
-    <>
-      <p>
-        {namespace} is not listed for sale. <ListingLink namespace={namespace}>Past sales</ListingLink>.
-      </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          list();
-        }}
-      >
-        <label for="sale-price">Price in XLM</label>
-        <input
-          id="sale-price"
-          inputMode="decimal"
-          autoComplete="off"
-          required
-          aria-describedby="sale-figures"
-          value={price}
-          onInput={(e) => setPrice(e.currentTarget.value)}
-        />
-        <p class="hint" id="sale-figures" aria-live="polite">
-          {figures === null
-            ? `A price in XLM, with at most 7 decimals. The marketplace keeps ${percent(terms.feeBps)} of it.`
-            : `At ${figures.priceXlm} XLM the marketplace keeps ${percent(terms.feeBps)} (${figures.feeXlm} XLM): you receive ${figures.sellerGetsXlm} XLM. Before the listing opens you pay a bond of ${figures.bondXlm} XLM into the escrow; it comes back after a sale or a cancel.`}
-        </p>
-        <p class="row">
-          <button type="submit" disabled={sending || figures === null}>
-            List {namespace} for sale
-          </button>
-        </p>
-      </form>
-      {error === null ? null : <ErrorNote error={error} />}
-    </>
-  );
-}
-
-const STATE_WORDS: Readonly<Record<Open["state"], string>> = {
-  pending_bond: "Waiting for the bond: the listing opens to buyers once the escrow sees it.",
-  active: "Active: open to buyers.",
-  cancelling: "Cancel requested: the escrow settles the bond once the next ledger is indexed.",
-};
-
-function OpenListing(props: {
-  readonly namespace: string;
-  readonly session: Session;
-  readonly listing: Open;
-  readonly busy: boolean;
-  readonly start: (load: LoadAction) => void;
-  readonly onReload: () => void;
-  readonly onCancelled: () => void;
-}): JSX.Element {
-  const { namespace, listing: l, busy, start } = props;
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<Explained | null>(null);
-  const [sending, setSending] = useState(false);
-  const cancel = () => {
-    setSending(true);
-    setError(null);
-    unwrap(
-      api.POST("/console/market/listings/{id}/cancel", {
-        params: { path: { id: l.id } },
-        headers: consoleHeaders(props.session, namespace),
-      }),
-    )
-      .then(
-        () => {
-          setConfirming(false);
-          props.onCancelled();
-        },
-        (e: unknown) => setError(explain(e)),
-      )
-      .finally(() => setSending(false));
-  };
-  const proposal = l.proposal;
-  return (
-    <>
-      <Defs
-        items={[
-          ["State", STATE_WORDS[l.state]],
-          ["Price", xlmWords(l.priceXlm)],
-          ["Fee", `${percent(l.feeBps)} of the price, kept by the marketplace`],
-          [
-            "Bond",
-            `${xlmWords(l.bond.amountXlm)}: ${l.bond.posted ? "in the escrow" : "not seen by the escrow yet"}`,
-          ],
-          ["Escrow", <AccountLink address={l.bond.to} key="e" />],
-          ["Bond memo (hash)", <Mono key="m">{l.bond.memoHash}</Mono>],
-          [
-            "Proposal",
-            proposal === null ? (
-              "none"
-            ) : (
-              <>
-                to <AccountLink address={proposal.to} />, acceptable until {proposal.expiresAt}
-              </>
-            ),
-          ],
-          ["On the market", <ListingLink namespace={namespace} key="l" />],
-        ]}
-      />
-      {l.state === "pending_bond" ? (
-        <p class="row">
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() =>
-              start(() =>
-                import("./selling.ts").then((m) =>
-                  m.payBond(l.id, namespace, {
-                    escrow: l.bond.to,
-                    amountXlm: l.bond.amountXlm,
-                    memoHash: l.bond.memoHash,
-                  }),
-                ),
-              )
-            }
-          >
-            Pay the bond of {xlmWords(l.bond.amountXlm)}
-          </button>
-        </p>
-      ) : null}
-      {l.state === "pending_bond" ? (
-        <p class="hint">
-          Paid it already? The listing turns active within seconds of the escrow seeing the payment; a second
-          bond payment is sent back.
-        </p>
-      ) : null}
-      {l.state === "pending_bond" ? null : (
-        <Buyers namespace={namespace} listing={l} busy={busy} start={start} onReload={props.onReload} />
-      )}
-      {proposal === null ? null : (
-        <p class="row">
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => start(() => import("./selling.ts").then((m) => m.cancelProposal(l.id, namespace)))}
-          >
-            Cancel the proposal
-          </button>
-        </p>
-      )}
-      {l.state === "cancelling" ? null : confirming ? (
-        <ConfirmCancel
-          namespace={namespace}
-          listing={l}
-          sending={sending}
-          onCancel={cancel}
-          onKeep={() => setConfirming(false)}
-        />
-      ) : (
-        <p class="row">
-          <button type="button" class="secondary" disabled={busy} onClick={() => setConfirming(true)}>
-            Cancel the listing
-          </button>
-        </p>
-      )}
-      {error === null ? null : <ErrorNote error={error} />}
-    </>
-  );
-}
-
-function Buyers(props: {
-  readonly namespace: string;
-  readonly listing: Open;
-  readonly busy: boolean;
-  readonly start: (load: LoadAction) => void;
-  readonly onReload: () => void;
-}): JSX.Element {
-  const { namespace, listing: l } = props;
-  const open = l.state === "active";
-  return (
-    <>
-      <h4>Buyers</h4>
-      <Table
-        caption="Buyers holding an intent"
-        headings={["Buyer", "Intent valid until", "Deposit", "Proposal"]}
-        empty="No buyer holds an intent yet: a buyer starts on the listing's page, then you propose the transfer to them."
-        rows={l.intents.map((i) => [
-          <AccountLink address={i.buyer} key="b" />,
-          i.expiresAt,
-          i.funded ? "in the escrow" : "not paid",
-          l.proposal?.to === i.buyer ? (
-            `proposed, until ${l.proposal.expiresAt}`
-          ) : open ? (
-            <button
-              type="button"
-              key="p"
-              disabled={props.busy}
-              onClick={() =>
-                props.start(() =>
-                  import("./selling.ts").then((m) => m.proposeTransfer(l.id, namespace, i.buyer)),
-                )
-              }
-            >
-              Propose transfer to {shortAccount(i.buyer)}
-            </button>
-          ) : (
-            "none"
-          ),
-        ])}
-      />
-      <p class="row">
-        <button type="button" class="secondary" onClick={props.onReload}>
-          Check for new buyers
-        </button>
-      </p>
-    </>
-  );
-}
-
-/** What cancelling does, in words, from what the page knows now; the focus moves to the answer. */
-function ConfirmCancel(props: {
-  readonly namespace: string;
-  readonly listing: Open;
-  readonly sending: boolean;
-  readonly onCancel: () => void;
-  readonly onKeep: () => void;
-}): JSX.Element {
-  const { namespace, listing: l } = props;
-  const yes = useRef<HTMLButtonElement>(null);
-  useEffect(() => yes.current?.focus(), []);
-  return (
-    <fieldset>
-      <legend>Cancel the listing of {namespace}?</legend>
-      {cancelConsequences(l).map((line) => (
-        <p key={line}>{line}</p>
-      ))}
-      <p class="row">
-        <button type="button" ref={yes} disabled={props.sending} onClick={props.onCancel}>
-          Yes, cancel the listing
-        </button>{" "}
-        <button type="button" class="secondary" onClick={props.onKeep}>
-          Keep the listing
-        </button>
-      </p>
-    </fieldset>
-  );
-}
-
-function SettledListings({ settled }: { readonly settled: readonly Settled[] }): JSX.Element {
-  return (
-    <>
-      <h4>Earlier listings</h4>
-      <ul>
-        {settled.map((s) => (
-          <li key={s.id}>
-            {s.state === "sold" ? "Sold" : "Cancelled"} at {xlmWords(s.priceXlm)}
-            {s.closedAt === null ? "" : `, ${s.closedAt}`}.{" "}
-            {s.bond.payouts.length === 0
-              ? s.state === "sold"
-                ? "No bond payout recorded."
-                : "No bond was posted."
-              : s.bond.payouts.map((p) => <BondPayout payout={p} key={`${p.purpose}:${p.to}`} />)}
-          </li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-function BondPayout({ payout: p }: { readonly payout: Settled["bond"]["payouts"][number] }): JSX.Element {
-  const bond = `Bond of ${xlmWords(p.amountXlm)}`;
-  const to = p.purpose === "bond_return" ? "returned to" : "paid to the buyer";
-  if (p.state === "paid" || p.state === "released")
-    return (
-      <span>
-        {bond} {to} <AccountLink address={p.to} /> in transaction{" "}
-        {p.txHash === null ? "(not recorded)" : <TxLink hash={p.txHash} />}.
-      </span>
-    );
-  const toBe = p.purpose === "bond_return" ? "to be returned to" : "to be paid to the buyer";
-  return (
-    <span>
-      {bond} {toBe} <AccountLink address={p.to} />:{" "}
-      {p.state === "parked" ? "held for the service's operator to decide." : "the escrow is sending it."}
-    </span>
-  );
-}
-
-const shortAccount = (account: string) => `${account.slice(0, 4)}…${account.slice(-4)}`;

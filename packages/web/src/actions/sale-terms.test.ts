@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cancelConsequences, percent, saleFigures, xlmToStroops, xlmWords } from "./sale-terms.ts";
+import { dateTime } from "../format.ts";
+import { cancelConsequences, saleFigures, xlmToStroops, xlmWords } from "./sale-terms.ts";
 
 const TERMS = { feeBps: 250, bondBps: 1000, bondMinXlm: 10 };
 
@@ -32,11 +33,6 @@ describe("a listing's figures before it is created", () => {
     expect(saleFigures("0", TERMS)).toBeNull();
     expect(saleFigures("abc", TERMS)).toBeNull();
   });
-
-  it("writes basis points as a percentage", () => {
-    expect(percent(250)).toBe("2.5 %");
-    expect(percent(0)).toBe("0 %");
-  });
 });
 
 describe("XLM in words", () => {
@@ -68,7 +64,7 @@ describe("what cancelling a listing does, in words", () => {
       proposal: { to: A, expiresAt: "2026-11-27T00:00:00.000Z" },
     };
     expect(cancelConsequences(proposed)[2]).toBe(
-      `Your proposal to ${A} stays live on the registry until 2026-11-27T00:00:00.000Z: cancel the proposal first, or they can take the namespace without paying.`,
+      `Your offer to ${A} stays live on the registry until ${dateTime("2026-11-27T00:00:00.000Z")}: withdraw the offer first, or they can take the namespace without paying.`,
     );
   });
 
@@ -86,7 +82,7 @@ describe("what cancelling a listing does, in words", () => {
     ]);
     const live = { ...funded, proposal: { to: A, expiresAt: "2026-11-27T00:00:00.000Z" } };
     expect(cancelConsequences(live)[1]).toBe(
-      `${A} has paid a deposit and your proposal to them is live: if they accept it, the sale stands and you are paid. If you cancel the proposal or let it lapse, their deposit is refunded and your bond of 10 XLM is paid to them.`,
+      `${A} has paid a deposit and your offer to them is live: if they accept it, the sale stands and you are paid. If you withdraw the offer or let it lapse, their deposit is refunded and your bond of 10 XLM is paid to them.`,
     );
   });
 });

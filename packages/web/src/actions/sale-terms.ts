@@ -2,7 +2,7 @@
 // marketplace's fee (floor of price × feeBps / 10000), what the seller receives, and the bond, max(price × bondBps /
 // 10000, bondMinXlm XLM); and what cancelling an open listing does to the bond and to a buyer's deposit. The same integer arithmetic as the server's (protocol's applyBps), written here in a few
 // lines because the panel that shows it as the owner types loads no SDK (@namereg/protocol brings it).
-import { fromBaseUnits } from "../format.ts";
+import { amount, dateTime, fromBaseUnits } from "../format.ts";
 
 const STROOPS = 10_000_000n;
 
@@ -42,14 +42,8 @@ export function saleFigures(priceText: string, terms: SaleTerms): SaleFigures | 
   };
 }
 
-/** Basis points as a percentage a person reads: 250 → "2.5 %". */
-export const percent = (bps: number): string => `${bps / 100} %`;
-
-/** An XLM amount as the API writes it ("20.0000000") the way a person does ("20 XLM"). */
-export function xlmWords(amount: string): string {
-  const stroops = xlmToStroops(amount);
-  return `${stroops === null ? amount : fromBaseUnits(stroops.toString(), 7)} XLM`;
-}
+/** An XLM amount as the API writes it ("20.0000000") the way a person does ("20 XLM"): format.ts `amount`. */
+export const xlmWords = (xlm: string): string => amount(xlm);
 
 /** An open listing as GET /console/market/listings gives it, as far as its cancel's consequences depend on it. */
 export interface OpenListingFacts {
@@ -75,14 +69,14 @@ export function cancelConsequences(l: OpenListingFacts): readonly string[] {
     );
     if (proposal !== null)
       lines.push(
-        `Your proposal to ${proposal.to} stays live on the registry until ${proposal.expiresAt}: cancel the proposal first, or they can take the namespace without paying.`,
+        `Your offer to ${proposal.to} stays live on the registry until ${dateTime(proposal.expiresAt)}: withdraw the offer first, or they can take the namespace without paying.`,
       );
     return lines;
   }
   for (const i of funded)
     lines.push(
       proposal?.to === i.buyer
-        ? `${i.buyer} has paid a deposit and your proposal to them is live: if they accept it, the sale stands and you are paid. If you cancel the proposal or let it lapse, their deposit is refunded and your bond of ${bond} is paid to them.`
+        ? `${i.buyer} has paid a deposit and your offer to them is live: if they accept it, the sale stands and you are paid. If you withdraw the offer or let it lapse, their deposit is refunded and your bond of ${bond} is paid to them.`
         : `${i.buyer} has paid a deposit: it is refunded to them, and your bond of ${bond} is paid to them.`,
     );
   return lines;

@@ -6,6 +6,7 @@
 import { proposalCall } from "@namereg/client";
 import { namespaceNode, RegistryFns } from "@namereg/protocol";
 import { api, unwrap } from "../api.ts";
+import { dateTime } from "../format.ts";
 import { href } from "../routes.ts";
 import { consoleHeaders } from "../wallet/session.ts";
 import type { Action, PreparedAction, PreparedPayment } from "./action.ts";
@@ -51,7 +52,7 @@ export function payBond(listingId: string, namespace: string, bond: ReviewedBond
 /** Proposes the transfer of `namespace` to `buyer` (who holds an intent on the listing) for a day. */
 export function proposeTransfer(listingId: string, namespace: string, buyer: string): Action {
   return {
-    title: `Propose ${namespace} to ${short(buyer)}`,
+    title: `Offer ${namespace} to ${short(buyer)}`,
     result: { href: href.account(buyer), label: `The buyer's account ${short(buyer)}` },
     async prepare(_wallet, session): Promise<PreparedAction> {
       const prepared = await unwrap(
@@ -72,9 +73,9 @@ export function proposeTransfer(listingId: string, namespace: string, buyer: str
         submit: { route: "console", namespace },
         describe: (args) => {
           const call = RegistryFns.propose_transfer.decodeArgs(args);
-          const until = new Date(Number(call.expires) * 1000).toISOString();
+          const until = dateTime(new Date(Number(call.expires) * 1000).toISOString());
           return [
-            `Offer namespace ${namespace} (node ${call.node}) to ${call.to}, until ${until}.`,
+            `You offer namespace ${namespace} to ${call.to}, until ${until}.`,
             "Once their deposit is in the escrow they can accept it: the namespace becomes theirs and the escrow pays you the price less the fee, and returns your bond.",
           ];
         },
@@ -86,7 +87,7 @@ export function proposeTransfer(listingId: string, namespace: string, buyer: str
 /** Withdraws the registry's transfer proposal of `namespace`. */
 export function cancelProposal(listingId: string, namespace: string): Action {
   return {
-    title: `Withdraw the proposal of ${namespace}`,
+    title: `Withdraw the offer of ${namespace}`,
     async prepare(_wallet, session): Promise<PreparedAction> {
       const def = RegistryFns.cancel_transfer;
       const asked = {
@@ -106,8 +107,8 @@ export function cancelProposal(listingId: string, namespace: string): Action {
         contractWords: "the namespace registry",
         asked,
         submit: { route: "console", namespace },
-        describe: (args) => [
-          `Withdraw the transfer proposal of namespace ${namespace} (node ${def.decodeArgs(args).node}): no one can accept it any more.`,
+        describe: () => [
+          `You withdraw your offer of namespace ${namespace}: no one can accept it any more.`,
           "If the buyer's deposit is already in the escrow, it is refunded to them and your bond is paid to them.",
         ],
       };

@@ -1,6 +1,6 @@
 // Words for what a transaction does, for the review before signing: the network by name, the fee in XLM, when it
 // stops being valid. Pure functions (actions/words.test.ts).
-import { fromBaseUnits } from "../format.ts";
+import { baseUnitsAmount } from "../format.ts";
 
 const NETWORKS: Readonly<Record<string, string>> = {
   "Public Global Stellar Network ; September 2015": "the Stellar public network (real money)",
@@ -15,7 +15,7 @@ export function networkInWords(passphrase: string): string {
 
 /** A fee in stroops as XLM (7 decimals): 100 → "0.00001 XLM". */
 export function feeInXlm(stroops: bigint): string {
-  return `${fromBaseUnits(stroops.toString(), 7)} XLM`;
+  return baseUnitsAmount(stroops);
 }
 
 /** A transaction's upper time bound (unix seconds) as an ISO 8601 time in UTC, without milliseconds. */

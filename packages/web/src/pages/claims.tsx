@@ -6,8 +6,19 @@ import { useEffect, useState } from "preact/hooks";
 import { AnnouncePanel } from "../actions/announce-panel.tsx";
 import { ClaimantPanel } from "../actions/claimant-panel.tsx";
 import { api, unwrap } from "../api.ts";
-import { fromBaseUnits, objectionWindow } from "../format.ts";
-import { AccountLink, Defs, NameLink, NamespaceLink, OutsideLink, Page, Section, useLoad } from "../ui.tsx";
+import { amount, baseUnitsAmount, objectionWindow, percent } from "../format.ts";
+import {
+  AccountLink,
+  Defs,
+  NameLink,
+  NamespaceLink,
+  Page,
+  Section,
+  UserLink,
+  UserText,
+  useLoad,
+  When,
+} from "../ui.tsx";
 import { basis, claimState, feeOutcome } from "../words.ts";
 
 type Queue = Awaited<ReturnType<typeof loadQueue>>;
@@ -45,20 +56,35 @@ function ClaimCard({ claim }: { readonly claim: Claim }): JSX.Element {
               <ul class="plain" key="e">
                 {claim.evidence.map((e) => (
                   <li key={e.url}>
-                    <OutsideLink url={e.url}>{e.label}</OutsideLink> <span class="hint mono">{e.url}</span>
+                    <UserText text={e.label} />: <UserLink value={e.url} />
                   </li>
                 ))}
               </ul>
             ),
           ],
-          ["Claimant's response", claim.claimantResponse ?? "none"],
+          [
+            "Claimant's response",
+            claim.claimantResponse === null ? "none" : <UserText text={claim.claimantResponse} key="r" />,
+          ],
           ["Announced", `ledger ${claim.announcedLedger}`],
           [
             "Objection window",
             // An awarded claim's window is closed and says when it was awarded; the deadline decides nothing now.
-            claim.state === "awarded"
-              ? objectionWindow(claim)
-              : `${objectionWindow(claim)} (deadline ${claim.deadline})`,
+            claim.state === "awarded" ? (
+              <>
+                {objectionWindow(claim)}
+                {claim.awardedAt === null ? null : (
+                  <>
+                    {" "}
+                    (<When at={claim.awardedAt} />)
+                  </>
+                )}
+              </>
+            ) : (
+              <>
+                {objectionWindow(claim)} (until <When at={claim.deadline} />)
+              </>
+            ),
           ],
           [
             "Objections",
@@ -69,7 +95,7 @@ function ClaimCard({ claim }: { readonly claim: Claim }): JSX.Element {
                 {claim.objections.map((o) => (
                   <li key={o.objector}>
                     <AccountLink address={o.objector} /> on the basis of {o.basis.map(basis).join(", ")}, with
-                    a bond of {o.bondXlm} XLM
+                    a bond of {amount(o.bondXlm)}
                   </li>
                 ))}
               </ul>
@@ -177,15 +203,15 @@ function QuoteAnswer({ label }: { readonly label: string }): JSX.Element {
       loaded={quote}
       render={(f) => {
         // The quote and the receipt are in base units (stroops for XLM): shown in the asset's own unit.
-        const units = (amount: string) => `${fromBaseUnits(amount, f.policy.decimals)} ${f.policy.asset}`;
+        const units = (value: string) => baseUnitsAmount(value, f.policy.decimals, f.policy.asset);
         return (
           <Defs
             items={[
               ["Namespace", f.label],
               ["Fee", units(f.policy.amount)],
               ["Paid to", <AccountLink address={f.policy.recipient} key="r" />],
-              ["Refund if awarded", `${f.policy.refundBps.Awarded / 100} %`],
-              ["Refund if rejected", `${f.policy.refundBps.Rejected / 100} %`],
+              ["Refund if awarded", percent(f.policy.refundBps.Awarded ?? 0)],
+              ["Refund if rejected", percent(f.policy.refundBps.Rejected ?? 0)],
               [
                 "Already paid",
                 f.receipt === null ? (

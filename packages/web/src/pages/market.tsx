@@ -3,10 +3,12 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { BuyerPanel } from "../actions/buyer-panel.tsx";
 import { api, unwrap } from "../api.ts";
+import { amount, percent } from "../format.ts";
 import { href } from "../routes.ts";
 import {
   AccountLink,
   Defs,
+  Details,
   ErrorNote,
   type Loaded,
   NamespaceLink,
@@ -31,22 +33,27 @@ export function MarketPage(): JSX.Element {
         render={(m) => (
           <>
             <p>
-              Escrow account: <AccountLink address={m.escrow} />
+              Namespaces for sale. Buying goes through the marketplace's escrow: it holds your payment until
+              the namespace is yours, and pays the seller then.
             </p>
             <Table
               caption="Listings"
               captionHidden
-              headings={["Namespace", "Price (XLM)", "Market fee", "Listed"]}
+              headings={["Namespace", "Price", "Market fee", "Listed", ""]}
               empty="Nothing is listed for sale."
               rows={m.listings.map((l) => [
-                <a href={href.listing(l.namespace)} key="n">
-                  {l.namespace}
+                <NamespaceLink namespace={l.namespace} key="n" />,
+                amount(l.priceXlm),
+                percent(l.feeBps),
+                <When at={l.listedAt} relative key="l" />,
+                <a class="button" href={`${href.listing(l.namespace)}#buy`} key="b">
+                  Buy {l.namespace}
                 </a>,
-                l.priceXlm,
-                `${l.feeBps / 100} %`,
-                <When at={l.listedAt} key="l" />,
               ])}
             />
+            <Details>
+              Escrow account: <AccountLink address={m.escrow} />
+            </Details>
           </>
         )}
       />
@@ -112,9 +119,9 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           return (
             <Defs
               items={[
-                ["Price", `${l.priceXlm} XLM`],
-                ["Market fee", `${l.feeBps / 100} %`],
-                ["Listed", <When at={l.listedAt} key="l" />],
+                ["Price", amount(l.priceXlm)],
+                ["Market fee", `${percent(l.feeBps)} of the price, paid by the seller`],
+                ["Listed", <When at={l.listedAt} relative key="l" />],
                 ["Paid through escrow", <AccountLink address={m.escrow} key="e" />],
               ]}
             />
@@ -138,10 +145,10 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           <Table
             caption="Sales"
             captionHidden
-            headings={["Price (XLM)", "Seller", "Buyer", "Settled", "How"]}
+            headings={["Price", "Seller", "Buyer", "Settled", "How"]}
             empty="No past sales."
             rows={h.sales.map((s) => [
-              s.priceXlm,
+              amount(s.priceXlm),
               <AccountLink address={s.seller} key="s" />,
               <AccountLink address={s.buyer} key="b" />,
               <When at={s.settledAt} key="s" />,

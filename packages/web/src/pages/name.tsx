@@ -18,12 +18,14 @@ import {
   Mono,
   NameLink,
   NamespaceLink,
-  OutsideLink,
   Page,
   Section,
   Table,
   TxLink,
+  UserLink,
+  UserText,
   useLoad,
+  useLoadWhen,
   When,
 } from "../ui.tsx";
 import { nameFlags, ownership, subnamePolicy, timeline } from "../words.ts";
@@ -59,24 +61,39 @@ export function NamePage({ name }: { readonly name: string }): JSX.Element {
 function IssuedName(props: { name: string; label: string; namespace: string }): JSX.Element {
   const path = { namespace: props.namespace, label: props.label };
   const key = props.name;
-  const record = useLoad(`n:${key}`, () =>
-    unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
-  );
-  // Read again after the holder changes a record (HolderRecords).
-  const [recordsRead, setRecordsRead] = useState(0);
-  const records = useLoad(`r:${key}:${recordsRead}`, () => loadRecords(path));
+  // The history first: a name that never existed is said from this one request, and nothing else is asked.
   const history = useLoad(`h:${key}`, () =>
     Promise.all([
       unwrap(api.GET("/v1/names/{namespace}/{label}/history", { params: { path } })),
       unwrap(api.GET("/v1/events", { params: { query: { subject: props.name, limit: ARCHIVE_PAGE } } })),
     ]),
   );
+  const known = history.state === "ok";
+  const record = useLoadWhen(`n:${key}`, known, () =>
+    unwrap(api.GET("/v1/names/{namespace}/{label}", { params: { path } })),
+  );
+  // Whether the namespace has a resolver: without one the records are not asked (they would be 409 no_resolver).
+  const namespace = useLoadWhen(`ns:${props.namespace}`, known, () =>
+    unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace: props.namespace } } })),
+  );
+  const resolver = namespace.state === "ok" ? namespace.value.resolverId !== null : null;
+  // Read again after the holder changes a record (HolderRecords).
+  const [recordsRead, setRecordsRead] = useState(0);
+  const noResolver: Loaded<RecordsAnswer> = {
+    state: "error",
+    error: explain(new NameregError(409, { error: "no_resolver", name: props.name })),
+  };
+  const asked = useLoadWhen(`r:${key}:${recordsRead}`, record.state === "ok" && resolver === true, () =>
+    loadRecords(path),
+  );
+  const records = resolver === false ? noResolver : asked;
   // Read again after the holder changes a subname (HolderSubnames).
   const [subnamesRead, setSubnamesRead] = useState(0);
-  const subnames = useLoad(`s:${key}:${subnamesRead}`, () =>
+  const live = record.state === "ok" || (record.state === "error" && record.error.code === "name_expired");
+  const subnames = useLoadWhen(`s:${key}:${subnamesRead}`, live, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
-  const refusal = record.state === "error" ? record.error : null;
+  const refusal = record.state === "error" ? record.error : history.state === "error" ? history.error : null;
   const refused = refusal?.code ?? null;
   // Never issued, an unknown namespace or a segment that is no label (the server's one rule): one answer, not
   // four. A reclaimed name is not issued either, but it has a history, which is then all there is to show.
@@ -86,7 +103,7 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
         <ErrorNote error={refusal} />
       </Page>
     );
-  if (refused === "name_not_issued" && history.state === "error" && history.error.code === "name_not_found")
+  if (history.state === "error" && history.error.code === "name_not_found")
     return (
       <Page title={props.name}>
         <ErrorNote error={history.error} />
@@ -132,7 +149,12 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               [
                 "Operator",
                 <>
-                  {r.operatorName === "" ? null : `${r.operatorName} · `}
+                  {r.operatorName === "" ? null : (
+                    <>
+                      <UserText text={r.operatorName} />
+                      {" · "}
+                    </>
+                  )}
                   <AccountLink address={r.operator} />
                 </>,
               ],
@@ -243,16 +265,7 @@ function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Ele
           ["address", records.address === null ? "—" : <AccountLink address={records.address} key="a" />],
           ...Object.entries(records.text).map(([k, v]) => {
             const link = recordLink(k, v);
-            return [
-              k,
-              link === null ? (
-                v
-              ) : (
-                <OutsideLink url={link} key="v">
-                  {v}
-                </OutsideLink>
-              ),
-            ];
+            return [k, link === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />];
           }),
         ]}
       />

@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { OwnerPolicies } from "../actions/owner-policies.tsx";
 import { api, isNameregError, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
+import { amount } from "../format.ts";
 import { href } from "../routes.ts";
 import {
   AccountLink,
@@ -18,6 +19,7 @@ import {
   Page,
   Section,
   Table,
+  UserText,
   useLoad,
   When,
 } from "../ui.tsx";
@@ -45,7 +47,9 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
   return (
     <Page title={namespace}>
       {info.state === "ok" && info.value.displayName !== null ? (
-        <p class="hint">{info.value.displayName}</p>
+        <p class="hint">
+          <UserText text={info.value.displayName} />
+        </p>
       ) : null}
       {missing ? (
         <ErrorNote error={info.error} />
@@ -154,7 +158,7 @@ function Listing({ namespace }: { readonly namespace: string }): JSX.Element {
           </p>
         ) : (
           <p>
-            Listed at {open.priceXlm} XLM since <When at={open.listedAt} />:{" "}
+            Listed at {amount(open.priceXlm)} since <When at={open.listedAt} />:{" "}
             <ListingLink namespace={namespace}>the listing</ListingLink>.
           </p>
         );

@@ -47,7 +47,11 @@ export function StatusPage(): JSX.Element {
                     ["Head ledger", String(coverage.headLedger ?? "—")],
                     [
                       "Processed at",
-                      coverage.processedAt === null ? "—" : <When at={coverage.processedAt} key="p" />,
+                      coverage.processedAt === null ? (
+                        "—"
+                      ) : (
+                        <When at={coverage.processedAt} relative key="p" />
+                      ),
                     ],
                     [
                       "Gaps",

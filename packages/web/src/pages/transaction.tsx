@@ -3,7 +3,7 @@
 // answer (linked), since the page ships no XDR decoder.
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
-import { ContractLink, ErrorNote, Mono, Page, Section, Table, useLoad, When } from "../ui.tsx";
+import { ContractLink, Details, ErrorNote, Mono, Page, Section, Table, useLoad, When } from "../ui.tsx";
 import { eventType } from "../words.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -65,17 +65,22 @@ function KnownTransaction({ hash, title }: { readonly hash: string; readonly tit
               </p>
               <Table
                 caption="Events of this transaction"
-                headings={["What", "Type", "Contract", "Applied"]}
+                headings={["What", "Contract", "Applied"]}
                 rows={page.events.map((e) => [
                   eventType(e.type),
-                  <Mono key="t">{e.type ?? "—"}</Mono>,
                   <ContractLink id={e.contractId} key="c" />,
                   e.inSuccessfulContractCall ? "yes" : "no: the call failed",
                 ])}
               />
-              <p class="hint">
-                Topics and data as the chain encoded them: <a href={json}>these events as JSON</a>.
-              </p>
+              <Details>
+                <p>
+                  Event types as the contracts name them, in order:{" "}
+                  <Mono>{page.events.map((e) => e.type ?? "—").join(", ")}</Mono>.
+                </p>
+                <p>
+                  Topics and data as the chain encoded them: <a href={json}>these events as JSON</a>.
+                </p>
+              </Details>
             </>
           );
         }}

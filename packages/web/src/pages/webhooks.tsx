@@ -9,21 +9,18 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { readableTime } from "../format.ts";
 import { href } from "../routes.ts";
-import { ErrorNote, Page, Section, Table, useLoad } from "../ui.tsx";
+import { Details, ErrorNote, Mono, Page, Section, useLoad } from "../ui.tsx";
+import { demoWalletOffered } from "../wallet/demo.ts";
 import { consoleHeaders, type Session, useSession } from "../wallet/session.ts";
+import { changeType } from "../words.ts";
+import { capitalized, Deliveries, when } from "./webhook-deliveries.tsx";
 
 interface Secret {
   readonly id: string;
   readonly url: string;
   readonly secret: string;
   readonly rotated: boolean;
-}
-
-/** A time inside a sentence: the reader's locale, as `<When>` writes it in tables (format.ts). */
-function when(iso: string | null | undefined): string {
-  return iso === null || iso === undefined ? "—" : readableTime(iso);
 }
 
 /** The one-time secret: a copy button and a note that it is not shown again. */
@@ -102,21 +99,25 @@ function Register(props: {
       }}
     >
       <h2 id="register-title">Register an endpoint</h2>
-      <p>
-        <label for="webhook-url">Endpoint URL</label>{" "}
-        <span class="hint" id="webhook-url-hint">
-          Your receiver's address, over https (http only where the service allows it), reachable from the
-          internet.
-        </span>
+      <div class="field">
+        <label for="webhook-url">Endpoint URL</label>
         <input
           id="webhook-url"
           type="url"
           required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://hooks.example.com/namereg"
           aria-describedby="webhook-url-hint"
           value={url}
           onInput={(e) => setUrl(e.currentTarget.value)}
         />
-      </p>
+        <p class="hint" id="webhook-url-hint">
+          {demoWalletOffered()
+            ? "Your receiver's address. This is namereg dev: it also accepts http:// and addresses on this machine (127.0.0.1, localhost), so a receiver running beside it works. A production service accepts only public https:// addresses."
+            : "Your receiver's public https:// address. The service refuses addresses inside its own network (this machine, private ranges) and, unless its operator allows it, plain http://."}
+        </p>
+      </div>
       <fieldset>
         <legend>Change types to send (at least one)</legend>
         {CHANGE_TYPES.map((t) => (
@@ -130,7 +131,7 @@ function Register(props: {
                 setTypes(e.currentTarget.checked ? [...types, t] : types.filter((other) => other !== t))
               }
             />{" "}
-            {t}
+            {capitalized(changeType(t))}
           </label>
         ))}
       </fieldset>
@@ -141,92 +142,6 @@ function Register(props: {
       </p>
       {error === null ? null : <ErrorNote error={error} />}
     </form>
-  );
-}
-
-function Deliveries(props: {
-  readonly session: Session;
-  readonly namespace: string;
-  readonly id: string;
-  readonly url: string;
-}): JSX.Element {
-  const [read, setRead] = useState(0);
-  const [error, setError] = useState<Explained | null>(null);
-  const headers = consoleHeaders(props.session, props.namespace);
-  const loaded = useLoad(`del:${props.id}:${read}`, () =>
-    unwrap(
-      api.GET("/console/webhooks/{id}/deliveries", {
-        params: { path: { id: props.id }, query: { limit: 20 } },
-        headers,
-      }),
-    ),
-  );
-  const retry = async (deliveryId: string) => {
-    setError(null);
-    try {
-      await unwrap(
-        api.POST("/console/webhooks/{id}/deliveries/{deliveryId}/retry", {
-          params: { path: { id: props.id, deliveryId } },
-          headers,
-        }),
-      );
-      setRead((n) => n + 1);
-    } catch (e) {
-      setError(explain(e));
-    }
-  };
-  return (
-    <section aria-label={`Deliveries to ${props.url}`}>
-      <p class="row">
-        <button type="button" onClick={() => setRead((n) => n + 1)}>
-          Refresh deliveries
-        </button>
-      </p>
-      {error === null ? null : <ErrorNote error={error} />}
-      <Section
-        loaded={loaded}
-        render={(log) => (
-          <Table
-            caption={`Deliveries to ${props.url}, newest first`}
-            headings={["Change", "State", "Attempts", ""]}
-            empty="No deliveries yet: one is made for each change of a chosen type."
-            rows={log.deliveries.map((d) => [
-              <>
-                {d.type} <span class="hint">at position {d.position}</span>
-              </>,
-              <>
-                {d.state}
-                {d.reason === null ? null : <span class="hint"> ({d.reason})</span>}
-                {d.nextAttemptAt === null ? null : (
-                  <span class="hint"> next attempt {when(d.nextAttemptAt)}</span>
-                )}
-              </>,
-              d.attempts.length === 0 ? (
-                "none yet"
-              ) : (
-                <ol>
-                  {d.attempts.map((a) => (
-                    <li key={a.attemptedAt}>
-                      {when(a.attemptedAt)}: {a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`}
-                      {a.durationMs === null ? "" : ` in ${a.durationMs} ms`}
-                      {a.error === null ? "" : `; ${a.error}`}
-                      {a.responseExcerpt === null || a.responseExcerpt === "" ? null : (
-                        <span class="hint mono"> “{a.responseExcerpt}”</span>
-                      )}
-                    </li>
-                  ))}
-                </ol>
-              ),
-              // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next
-              // attempt, a delivered one the receiver lost; on a disabled endpoint this enables it again.
-              <button type="button" key="retry" onClick={() => void retry(d.id)}>
-                {d.state === "delivered" ? "Send again" : "Retry now"}: {d.type} at {d.position}
-              </button>,
-            ])}
-          />
-        )}
-      />
-    </section>
   );
 }
 
@@ -302,8 +217,11 @@ function Endpoints(props: { readonly session: Session; readonly namespace: strin
                         : ` The previous secret signs too until ${when(w.previousSecretExpiresAt)}.`}
                     </p>
                     <p class="hint">
-                      Types: {w.types.join(", ")}. Registered {when(w.createdAt)}.
+                      Sends when {w.types.map(changeType).join("; ")}. Registered {when(w.createdAt)}.
                     </p>
+                    <Details>
+                      Endpoint id <Mono>{w.id}</Mono>; change types <Mono>{w.types.join(", ")}</Mono>.
+                    </Details>
                     <p class="row">
                       <button
                         type="button"

@@ -1,7 +1,7 @@
 import type { Env } from "../../config/index.ts";
+import { openRuntime } from "../../process/runtime.ts";
+import { untilSignal } from "../../process/until-signal.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { openRuntime } from "./runtime.ts";
-import { untilSignal } from "./until-signal.ts";
 
 export async function indexCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("index", env);

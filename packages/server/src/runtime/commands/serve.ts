@@ -1,8 +1,8 @@
 import type { Env } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
-import { openRuntime } from "./runtime.ts";
+import { openRuntime } from "../../process/runtime.ts";
+import { untilSignal } from "../../process/until-signal.ts";
 import { startApi } from "./start-api.ts";
-import { untilSignal } from "./until-signal.ts";
 
 export async function serveCommand(env?: Env): Promise<void> {
   const rt = await openRuntime("serve", env);

@@ -4,7 +4,7 @@ import { type App, type AppDeps, buildApp } from "../../api/index.ts";
 import { ChainClient } from "../../chain/chain-client.ts";
 import { RpcClient } from "../../chain/rpc-client.ts";
 import type { ServiceMetrics } from "../../metrics/service-metrics.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Runtime } from "../../process/runtime.ts";
 
 /** What a command adds to the app beyond its configuration: `namereg dev`'s Demo wallet. */
 export type ApiExtras = Pick<AppDeps, "demoWallet">;

@@ -3,11 +3,11 @@ import type { Env, Role } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { openRuntime } from "../../process/runtime.ts";
+import { untilSignal } from "../../process/until-signal.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
 import { runIndexerProcess } from "../indexer-process.ts";
-import { openRuntime } from "./runtime.ts";
 import { type ApiExtras, startApi } from "./start-api.ts";
-import { untilSignal } from "./until-signal.ts";
 
 /** API and indexer in one process (the single-machine deployment). */
 export async function startCommand(

@@ -6,7 +6,6 @@
 // session's namespace.
 import { isAccountId, RegistryFns, stroopsToXlm } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { chainTime } from "../../../chain/registrar-reads.ts";
 import type { Config } from "../../../config/index.ts";
 import { noStore } from "../../cache.ts";
@@ -24,118 +23,10 @@ import {
   settledListingsOf,
   unsettledListingsOf,
 } from "./queries.ts";
+import { Params, ProposeBody, ProposePrepared, SellerListings, TransferPrepared } from "./seller-schemas.ts";
 
 /** How many settled listings the seller sees: enough to follow a cancel or a sale to its payout. */
 const SETTLED_SHOWN = 5;
-
-/** A proposal lives a day unless the seller says otherwise: as long as a fresh intent. */
-const DEFAULT_PROPOSAL_SECONDS = 86_400;
-const MIN_PROPOSAL_SECONDS = 300;
-/** 30 days: a proposal is an open offer of the namespace; the seller renews it rather than leaving it for months. */
-const MAX_PROPOSAL_SECONDS = 30 * 86_400;
-
-const Params = z.object({ id: z.string().max(64) });
-
-const ProposeBody = z.strictObject({
-  buyer: z.string({ error: "is required" }).max(128),
-  expiresInSeconds: z
-    .number()
-    .int()
-    .min(MIN_PROPOSAL_SECONDS)
-    .max(MAX_PROPOSAL_SECONDS)
-    .default(DEFAULT_PROPOSAL_SECONDS)
-    .describe(
-      "How long the proposal stays acceptable, from the latest ledger's close time (default one day).",
-    ),
-});
-
-const TransferPrepared = z.object({
-  ok: z.literal(true),
-  xdr: z.string(),
-  signer: z.string(),
-  namespace: z.string(),
-  node: z.string(),
-  registryId: z.string(),
-  network: z.string(),
-});
-
-const ProposePrepared = TransferPrepared.extend({
-  buyer: z.string(),
-  expires: z.string().describe("The proposal's `expires` argument: unix seconds as a decimal string."),
-  expiresAt: z.iso.datetime(),
-});
-
-const Proposal = z
-  .object({
-    to: z.string(),
-    expires: z.string().describe("Unix seconds as a decimal string."),
-    expiresAt: z.iso.datetime(),
-  })
-  .nullable()
-  .describe("The registry's live transfer proposal of the namespace, read from the chain; null when none.");
-
-const BondPayout = z.object({
-  purpose: z
-    .enum(["bond_return", "slash"])
-    .describe(
-      "`bond_return`: back to the seller; `slash`: to the buyer whose funded deposit the seller backed out of.",
-    ),
-  to: z.string(),
-  amountXlm: z.string(),
-  state: z.string().describe("`pending`, `signed`, `paid`; `parked` or `released` when an operator decides."),
-  txHash: z.string().nullable(),
-});
-
-const SellerListings = z.object({
-  namespace: z.string(),
-  terms: z
-    .object({
-      feeBps: z
-        .number()
-        .int()
-        .describe("The marketplace's fee on a sale, in basis points of the price (floor)."),
-      bondBps: z.number().int(),
-      bondMinXlm: z.number().int(),
-    })
-    .describe(
-      "What a new listing would be held to: its bond is max(price × bondBps / 10000, bondMinXlm XLM).",
-    ),
-  listings: z.array(
-    z.object({
-      id: z.string(),
-      node: z.string(),
-      priceXlm: z.string(),
-      feeBps: z.number().int(),
-      state: z.enum(["pending_bond", "active", "cancelling"]),
-      bond: z.object({
-        to: z.string().describe("The escrow account the bond is paid to."),
-        amountXlm: z.string(),
-        memoHash: z.string(),
-        posted: z.boolean(),
-      }),
-      intents: z.array(
-        z.object({
-          id: z.string(),
-          buyer: z.string(),
-          expiresAt: z.iso.datetime(),
-          funded: z.boolean().describe("The escrow holds this buyer's deposit."),
-        }),
-      ),
-      proposal: Proposal,
-    }),
-  ),
-  settled: z
-    .array(
-      z.object({
-        id: z.string(),
-        priceXlm: z.string(),
-        state: z.enum(["sold", "closed"]),
-        closedAt: z.iso.datetime().nullable(),
-        bond: z.object({ amountXlm: z.string(), payouts: z.array(BondPayout) }),
-      }),
-    )
-    .describe("The namespace's latest settled listings (at most 5), most recently closed first."),
-});
 
 export const sellerConsoleRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
   app,

@@ -2,47 +2,23 @@
 // a database, with the marketplace on and one namespace listed (what `namereg dev` shows). Each page is opened at
 // phone width (390 px) and at 1280 px, checked for what a person sees, checked by axe-core (no serious or critical
 // violation), and screenshotted into test-artifacts/screenshots/ (kept out of git). No page may log an error.
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { DEMO_ETHEREUM, DEMO_TEXT } from "@namereg/devnet";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type App, buildApp, ChainClient, RpcClient } from "@namereg/server";
+import { type MarketHarness, startMarketHarness } from "@namereg/server/testing";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type MarketHarness, startMarketHarness } from "../../../test/fixtures/market.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
-import { type App, buildApp } from "../app.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SCREENSHOTS = fileURLToPath(new URL("../../../../../test-artifacts/screenshots/", import.meta.url));
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
 
 describe("the web page in Chromium", () => {
   let h: MarketHarness;
   let app: App;
-  let browser: Browser;
+  let session: BrowserSession;
   let page: Page;
   let base: string;
   let listed: string;
-  /** Errors the page logged (console.error, uncaught exceptions) since the last check. */
-  let consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    // Not a skip: a machine without the browser cannot vouch for the page, so the suite fails and says why.
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
-      );
-    await mkdir(SCREENSHOTS, { recursive: true });
     h = await startMarketHarness("pglite");
     const seller = await h.funded();
     listed = await h.namespaceFor(seller);
@@ -59,58 +35,29 @@ describe("the web page in Chromium", () => {
     });
     await app.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(String(error)));
     // The page must not reach beyond the API.
-    await page.route("**/*", (route) =>
-      route.request().url().startsWith(base) ? route.continue() : route.abort("blockedbyclient"),
-    );
+    session = await openBrowser({ allow: (url) => url.href.startsWith(base) });
+    page = session.page;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await session?.close();
     await app?.close();
     await h?.close();
   });
 
   beforeEach(() => {
-    consoleErrors = [];
+    session.reset();
   });
 
-  const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+  const shot = (name: string) => session.shot(name);
 
   /**
    * The page as it stands, at phone width and at 1280 px: axe-core finds no serious or critical violation, nothing
    * is wider than the screen, no error was logged (a refused read the page explains is allowed when its URL is named
    * in `refusals`: Chromium logs every 4xx and 5xx answer), and a screenshot of each width is kept.
    */
-  async function check(name: string, refusals: readonly string[] = []): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `${SCREENSHOTS}${name}-${width}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
-    );
-    expect(unexpected, name).toEqual([]);
-  }
+  const check = (name: string, refusals: readonly string[] = []) => session.check(name, { refusals });
   const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
 
   it("shows an all-operational status and the coverage", async () => {

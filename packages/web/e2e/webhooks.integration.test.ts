@@ -5,35 +5,28 @@
 // through the API), rotates it, opens its (empty) delivery log and deletes it. axe-core finds no serious or critical
 // violation at 390 and 1280 px, and no page logs an error. A renewal on the chain, indexed, is delivered to the
 // receiver by the deliverer (run here pass by pass) and shows in the page's log, where it is sent again.
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { demoKeypair, settlingWallet } from "@namereg/devnet";
 import { RegistrarFns } from "@namereg/protocol";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { takeDelivererEpoch, WebhookDeliverer } from "@namereg/server";
+import {
+  type DemoApp,
+  type IndexedDemoChain,
+  listenDemoApp,
+  runUntilIdle,
+  startDemoChain,
+  stopDemoChain,
+  testConfig,
+  waitForProgress,
+} from "@namereg/server/testing";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../../test/fixtures/config.ts";
-import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
-import { waitForProgress } from "../../../test/fixtures/progress.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
-import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
-import { WebhookDeliverer } from "../../webhooks/deliverer.ts";
-import { takeDelivererEpoch } from "../../webhooks/store.ts";
-import { type App, buildApp } from "../app.ts";
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { signInAs, signOut } from "./fixtures/sign-in.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 /** Reads this app refuses, which Chromium logs as failed loads: the market is off; a refused URL is a 400. */
 const MARKET_OFF = "/v1/market/listings";
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 interface Listed {
   webhooks: { id: string; url: string; types: string[]; enabled: boolean; secret?: unknown }[];
@@ -41,43 +34,23 @@ interface Listed {
 
 describe("the owner's webhook console in Chromium, with the Demo wallet of a dev app", () => {
   let chain: IndexedDemoChain;
-  let app: App;
-  let browser: Browser;
+  let dev: DemoApp;
+  let session: BrowserSession;
   let page: Page;
   let base: string;
   let receiver: Server;
   let target: string;
-  const consoleErrors: string[] = [];
   /** The bodies the local receiver was sent. */
   const received: string[] = [];
   const owner = demoKeypair("acme").publicKey();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
-      );
-    chain = await indexDemo("pglite");
-    const { devnet } = chain;
-    devnet.setCloseInterval(250);
-    const rpc = new RpcClient(devnet.rpcUrl, { retries: 0 });
-    app = await buildApp({
-      config: testConfig({
-        RPC_URL: devnet.rpcUrl,
-        NETWORK_PASSPHRASE: devnet.networkPassphrase,
-        ...contractEnv(devnet),
-        // As `namereg dev` sets them (runtime/commands/dev.ts): a receiver on this machine, over http.
-        WEBHOOK_ALLOW_HTTP: "true",
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      }),
-      db: chain.database,
-      redis: null,
-      chain: { head: () => rpc.getLatestLedger() },
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-      demoWallet: demoWalletOf(devnet),
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    session = await openBrowser({ prefix: "webhooks-" });
+    page = session.page;
+    chain = await startDemoChain();
+    // As `namereg dev` sets them (runtime/commands/dev.ts): a receiver on this machine, over http.
+    dev = await listenDemoApp(chain, { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
+    base = dev.base;
     receiver = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (c: Buffer) => chunks.push(c));
@@ -88,47 +61,19 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     });
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(String(error)));
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await session?.close();
     await new Promise((resolve) => receiver?.close(resolve));
-    await app?.close();
-    await chain?.database.close();
-    await chain?.devnet.stop();
+    await dev?.app.close();
+    await stopDemoChain(chain);
   });
 
-  async function check(name: string, refusals: readonly string[] = []): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    // The owner console on the namespace page asks for billing and the seller's listings, which this app has off:
-    // their 409s billing_disabled and market_disabled are expected (the page says so in words).
-    const expected = [...refusals, "/console/billing", "/console/market/listings"];
-    const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && expected.some((url) => e.includes(url))),
-    );
-    expect(unexpected, name).toEqual([]);
-  }
+  // The owner console on the namespace page asks for billing and the seller's listings, which this app has off:
+  // their 409s billing_disabled and market_disabled are expected (the page says so in words).
+  const check = (name: string, refusals: readonly string[] = []) =>
+    session.check(name, { refusals: [...refusals, "/console/billing", "/console/market/listings"] });
 
   const focused = () =>
     page.evaluate(() => {
@@ -140,7 +85,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     const token = await page.evaluate(
       () => (JSON.parse(sessionStorage.getItem("namereg.session") ?? "{}") as { token?: string }).token,
     );
-    const listed = await app.inject({
+    const listed = await dev.app.inject({
       url: "/console/webhooks",
       headers: { authorization: `Bearer ${token}`, "x-service-namespace": "acme" },
     });
@@ -152,11 +97,7 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
     await page.goto(`${base}/namespace/acme`);
     // Signed out, the namespace page links no webhooks.
     expect(await page.getByRole("link", { name: "Hosted webhooks of acme" }).count()).toBe(0);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-    await dialog.getByLabel("Act as").selectOption("acme");
-    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-    await page.getByRole("region", { name: "Wallet session" }).waitFor();
+    await signInAs(page, "acme");
     await page.getByRole("link", { name: "Hosted webhooks of acme" }).click();
     await page.getByRole("heading", { name: "Webhooks of acme", level: 1 }).waitFor();
     expect(page.url()).toBe(`${base}/namespace/acme/webhooks`);
@@ -284,12 +225,8 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
   });
 
   it("tells another account it is not the owner, in words", async () => {
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-    await dialog.getByLabel("Act as").selectOption("bob");
-    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-    await page.getByRole("region", { name: "Wallet session" }).waitFor();
+    await signOut(page);
+    await signInAs(page, "bob");
     const refused = page.locator('[data-code="not_namespace_owner"]');
     await refused.waitFor();
     expect(await refused.locator("p").first().innerText()).toBe("Only the namespace's owner can do this.");

@@ -8,30 +8,21 @@
 // network fee, nothing more). Then the quote changes between review and announcement: 409 claim_fee_changed, in
 // words, and nothing is signed. A deployment without a public RPC refuses to announce and says why. axe-core finds
 // no serious or critical violation, no page logs an error, the page fits 390 px.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { demoKeypair, Wallet } from "@namereg/devnet";
 import { AllocatorFns, TokenFns } from "@namereg/protocol";
+import {
+  type DemoApp,
+  type IndexedDemoChain,
+  listenDemoApp,
+  runUntilIdle,
+  startDemoChain,
+  stopDemoChain,
+} from "@namereg/server/testing";
 import { rpc } from "@stellar/stellar-sdk";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../../test/fixtures/config.ts";
-import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
-import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
-import { type App, buildApp } from "../app.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { signInAs } from "./fixtures/sign-in.ts";
 
 /** Base units (7 decimals) as the page writes XLM: 1000000000 → "100", 5 → "0.0000005". */
 const xlm = (stroops: bigint) => {
@@ -42,95 +33,41 @@ const xlm = (stroops: bigint) => {
 
 describe("announcing a claim with the fee in Chromium, with the Demo wallet of a dev app", () => {
   let chain: IndexedDemoChain;
-  let app: App;
-  let browser: Browser;
+  let dev: DemoApp;
+  let session: BrowserSession;
   let page: Page;
   let base: string;
   let wallet: Wallet;
   let server: rpc.Server;
-  const consoleErrors: string[] = [];
   // Answers the browser logs as failed loads that a test provokes on purpose (the 409 of a changed fee).
   const refusals: string[] = [];
   const claimantKey = demoKeypair("claimant");
   const claimant = claimantKey.publicKey();
   const treasury = demoKeypair("treasury").publicKey();
 
-  const appFor = async (publicRpc: boolean) => {
-    const { devnet } = chain;
-    const head = new RpcClient(devnet.rpcUrl, { retries: 0 });
-    const built = await buildApp({
-      config: testConfig({
-        RPC_URL: devnet.rpcUrl,
-        NETWORK_PASSPHRASE: devnet.networkPassphrase,
-        ...(publicRpc ? { PUBLIC_RPC_URL: devnet.rpcUrl } : {}),
-        ...contractEnv(devnet),
-      }),
-      db: chain.database,
-      redis: null,
-      chain: { head: () => head.getLatestLedger() },
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-      demoWallet: demoWalletOf(devnet),
-    });
-    await built.listen({ port: 0, host: "127.0.0.1" });
-    return { app: built, base: `http://127.0.0.1:${(built.server.address() as AddressInfo).port}` };
-  };
+  /** The app as `namereg dev` wires it, with its devnet's RPC named as the public RPC or without one. */
+  const appFor = (publicRpc: boolean) =>
+    listenDemoApp(chain, publicRpc ? { PUBLIC_RPC_URL: chain.devnet.rpcUrl } : {});
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-      );
-    chain = await indexDemo("pglite");
+    session = await openBrowser({ prefix: "announce-" });
+    page = session.page;
+    chain = await startDemoChain();
     const { devnet } = chain;
-    devnet.setCloseInterval(250);
     wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
     server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
-    ({ app, base } = await appFor(true));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on("console", (m) => {
-      if (m.type() === "error") consoleErrors.push(`${m.text()} (${m.location().url})`);
-    });
-    page.on("pageerror", (e) => consoleErrors.push(String(e)));
+    dev = await appFor(true);
+    base = dev.base;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await chain?.database.close();
-    await chain?.devnet.stop();
+    await session?.close();
+    await dev?.app.close();
+    await stopDemoChain(chain);
   });
 
-  async function check(name: string): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && refusals.some((r) => e.includes(r))),
-    );
-    expect(unexpected, name).toEqual([]);
-  }
-
-  async function signInAsClaimant(): Promise<void> {
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-    await dialog.getByLabel("Act as").selectOption("claimant");
-    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-    await page.getByRole("region", { name: "Wallet session" }).waitFor();
-  }
+  const check = (name: string) => session.check(name, { refusals });
+  const signInAsClaimant = () => signInAs(page, "claimant");
 
   const accountBalance = async (account: string) =>
     BigInt(
@@ -229,7 +166,7 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
     await check("after announcing");
 
     // The API: the claim is pending in the queue, and the live receipt holds the fee.
-    const queue = (await app.inject({ url: "/v1/allocations" })).json() as {
+    const queue = (await dev.app.inject({ url: "/v1/allocations" })).json() as {
       pending: {
         id: string;
         namespace: string;
@@ -244,7 +181,7 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
       basis: ["trademark", "prior_use"],
       evidence: [{ label: "Trademark registration", url: "https://tm.example/123" }],
     });
-    const receipt = await app.inject({ url: "/v1/claim-fee/freshco" });
+    const receipt = await dev.app.inject({ url: "/v1/claim-fee/freshco" });
     expect(receipt.statusCode).toBe(200);
     expect((receipt.json() as { receipt: unknown }).receipt).toMatchObject({
       claimant,
@@ -293,7 +230,7 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
     // Nothing was signed or sent: no claim, no receipt, the same balance.
     expect(await accountBalance(claimant)).toBe(balance);
     expect(
-      ((await app.inject({ url: "/v1/claim-fee/laterco" })).json() as { receipt: unknown }).receipt,
+      ((await dev.app.inject({ url: "/v1/claim-fee/laterco" })).json() as { receipt: unknown }).receipt,
     ).toBeNull();
 
     // Reviewing again quotes the new fee.

@@ -5,25 +5,23 @@
 // escrow sees the bond, sees a buyer who minted an intent through the public API, proposes the transfer to them,
 // cancels the proposal and cancels the listing; each step is checked through the API and on the chain (the proposal on
 // the registry, the bond on plain's balance). axe-core finds no serious or critical violation, no page logs an error.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { demoKeypair, Wallet } from "@namereg/devnet";
 import { namespaceNode, RegistryFns, xlmToStroops } from "@namereg/protocol";
+import { runEscrowWatcherProcess } from "@namereg/server";
+import {
+  type DemoApp,
+  type IndexedDemoChain,
+  listenDemoApp,
+  startDemoChain,
+  stopDemoChain,
+} from "@namereg/server/testing";
 import { rpc } from "@stellar/stellar-sdk";
 import { pino } from "pino";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testConfig } from "../../../test/fixtures/config.ts";
-import { type IndexedDemoChain, indexDemo } from "../../../test/fixtures/demo.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
-import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
-import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
-import { type App, buildApp } from "../app.ts";
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { signInAs } from "./fixtures/sign-in.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 /** Billing is off in this app: the owner console's billing read is refused (409), which it says in words. */
 const REFUSED = ["/console/billing"];
 /**
@@ -35,25 +33,16 @@ const ESCROW_BOUND_MS = 40_000;
 /** A transaction reviewed, signed and included: at most 6 s measured; the flow itself gives up after two minutes. */
 const TX_BOUND_MS = 60_000;
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
 describe("the seller's marketplace console in Chromium, with the Demo wallet of a dev app", () => {
   let chain: IndexedDemoChain;
-  let app: App;
-  let browser: Browser;
+  let dev: DemoApp;
+  let session: BrowserSession;
   let page: Page;
   let base: string;
   let wallet: Wallet;
   let server: rpc.Server;
   const stop = new AbortController();
   let loops: Promise<unknown>[] = [];
-  const consoleErrors: string[] = [];
-  const foreign: string[] = [];
   /** Requests the service refuses on purpose (Chromium logs each as a failed load). */
   const refusals = [...REFUSED];
   const plain = demoKeypair("plain").publicKey();
@@ -63,21 +52,14 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
   const waited: Record<string, number> = {};
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
-      );
+    session = await openBrowser({ prefix: "seller-" });
+    page = session.page;
     // The indexer's own loop, as under `namereg dev`: a pass, then a wait for the next ledger.
-    chain = await indexDemo("pglite", { pollMs: 250 });
+    chain = await startDemoChain(250);
     const { devnet } = chain;
-    devnet.setCloseInterval(250);
     wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
     server = new rpc.Server(devnet.rpcUrl, { allowHttp: true });
-    const head = new RpcClient(devnet.rpcUrl, { retries: 0 });
-    const config = testConfig({
-      RPC_URL: devnet.rpcUrl,
-      NETWORK_PASSPHRASE: devnet.networkPassphrase,
-      ...contractEnv(devnet),
+    dev = await listenDemoApp(chain, {
       // The demo marketplace of `namereg dev` (runtime/dev-features.ts): the demo escrow account, 250 bps.
       MARKET_ENABLED: "true",
       ESCROW_ACCOUNT: escrow.publicKey(),
@@ -86,69 +68,25 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
       ESCROW_START_LEDGER: String(devnet.chain.latest.sequence),
       ESCROW_POLL_MS: "500",
     });
-    app = await buildApp({
-      config,
-      db: chain.database,
-      redis: null,
-      chain: { head: () => head.getLatestLedger() },
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-      demoWallet: demoWalletOf(devnet),
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    base = dev.base;
     const logger = pino({ level: "silent" });
     loops = [
       chain.indexer.run(stop.signal),
-      runEscrowWatcherProcess({ config, database: chain.database, logger, signal: stop.signal }),
+      runEscrowWatcherProcess({ config: dev.config, database: chain.database, logger, signal: stop.signal }),
     ];
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    page.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
-    });
-    page.on("pageerror", (error) => consoleErrors.push(String(error)));
-    void page.route("**/*", (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === "127.0.0.1") return route.continue();
-      foreign.push(url.href);
-      return route.abort("blockedbyclient");
-    });
   }, 180_000);
 
   afterAll(async () => {
     stop.abort();
     await Promise.allSettled(loops);
-    await browser?.close();
-    await app?.close();
-    await chain?.database.close();
-    await chain?.devnet.stop();
+    await session?.close();
+    await dev?.app.close();
+    await stopDemoChain(chain);
     console.info(`web-seller waits (ms): ${JSON.stringify(waited)}`);
   });
 
   /** axe-core at phone width and at 1280 px, nothing wider than the screen, nothing logged but the refusals. */
-  async function check(name: string): Promise<void> {
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
-    const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
-    );
-    expect(unexpected, name).toEqual([]);
-    expect(foreign, `${name} reached beyond the origin`).toEqual([]);
-  }
+  const check = (name: string) => session.check(name, { refusals });
 
   const focused = () =>
     page.evaluate(() => {
@@ -174,11 +112,7 @@ describe("the seller's marketplace console in Chromium, with the Demo wallet of 
     const node = namespaceNode("plain");
     const registry = chain.devnet.contracts.registry;
     await page.goto(`${base}/namespace/plain`);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-    await dialog.getByLabel("Act as").selectOption("plain");
-    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-    await page.getByRole("region", { name: "Wallet session" }).waitFor();
+    await signInAs(page, "plain");
     const token = await page.evaluate(
       () => (JSON.parse(sessionStorage.getItem("namereg.session") ?? "{}") as { token?: string }).token,
     );

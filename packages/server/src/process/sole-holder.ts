@@ -1,5 +1,6 @@
 // One holder per database for a watcher: take the advisory lock (or wait for it as a standby), run `work` until
-// the process is told to stop or the lock is lost, release it. Shared by the escrow and billing watchers.
+// the process is told to stop or the lock is lost, release it. Shared by the escrow and billing watchers and the
+// webhook deliverer.
 import type { Logger } from "pino";
 import { advisoryLockKey, type Database } from "../db/index.ts";
 

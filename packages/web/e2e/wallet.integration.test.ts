@@ -6,26 +6,26 @@
 // the API and on the chain itself. axe-core finds no serious or critical violation, no page logs an error, and
 // nothing is fetched from another origin. Then `namereg serve`, a real process: no Demo wallet, on the page or at
 // its address.
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { demoKeypair, Wallet } from "@namereg/devnet";
 import { LookupFns, nameNode, RegistrarFns, ResolverFns } from "@namereg/protocol";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type DemoApp,
+  freePort,
+  type IndexedDemoChain,
+  listenDemoApp,
+  signalGroup,
+  spawnInGroup,
+  startDemoChain,
+  stopDemoChain,
+} from "@namereg/server/testing";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { signalGroup, spawnInGroup } from "../../../test/fixtures/child-processes.ts";
-import { testConfig } from "../../../test/fixtures/config.ts";
-import { type IndexedDemoChain, indexDemo } from "../../../test/fixtures/demo.ts";
-import { freePort } from "../../../test/fixtures/free-port.ts";
-import { ChainClient } from "../../chain/chain-client.ts";
-import { RpcClient } from "../../chain/rpc-client.ts";
-import { contractEnv, demoWalletOf } from "../../runtime/commands/dev.ts";
-import { type App, buildApp } from "../app.ts";
+import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { signInAs as signInWith, signOut as signOutOf } from "./fixtures/sign-in.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
+/** The `namereg` command of the server package. */
+const CLI = createRequire(import.meta.url).resolve("@namereg/server/cli");
 /**
  * This app runs without the marketplace: the namespace page's listing read is refused (409 market_disabled), which
  * the page states as a fact and Chromium logs as a failed load.
@@ -39,109 +39,42 @@ const CONSOLE_OFF = [...MARKET_OFF, "/console/billing", "/console/market/listing
 /** `namereg serve` on an empty in-memory database listens within seconds; ×4 for a loaded, slower machine. */
 const SERVE_BOUND_MS = 60_000;
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
 describe("the console in Chromium, with the Demo wallet of a dev app", () => {
   let chain: IndexedDemoChain;
-  let app: App;
-  let browser: Browser;
+  let dev: DemoApp;
+  let session: BrowserSession;
   let page: Page;
   let base: string;
-  /** Errors the page logged since the last check; requests it made to any origin but the app's. */
-  let consoleErrors: string[] = [];
-  let foreign: string[] = [];
   let wallet: Wallet;
   const alice = demoKeypair("alice").publicKey();
   const bob = demoKeypair("bob").publicKey();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
-      );
-    chain = await indexDemo("pglite");
+    session = await openBrowser({ prefix: "wallet-" });
+    page = session.page;
+    chain = await startDemoChain();
     const { devnet } = chain;
-    // Ledgers close on their own, as under `namereg dev`, so a submitted transaction is included.
-    devnet.setCloseInterval(250);
     wallet = new Wallet({ rpcUrl: devnet.rpcUrl, networkPassphrase: devnet.networkPassphrase });
-    const rpc = new RpcClient(devnet.rpcUrl, { retries: 0 });
-    app = await buildApp({
-      config: testConfig({
-        RPC_URL: devnet.rpcUrl,
-        NETWORK_PASSPHRASE: devnet.networkPassphrase,
-        ...contractEnv(devnet),
-      }),
-      db: chain.database,
-      redis: null,
-      chain: { head: () => rpc.getLatestLedger() },
-      chainClient: new ChainClient(devnet.rpcUrl, devnet.networkPassphrase),
-      demoWallet: demoWalletOf(devnet),
-    });
-    await app.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    watch(page);
+    dev = await listenDemoApp(chain);
+    base = dev.base;
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await chain?.database.close();
-    await chain?.devnet.stop();
+    await session?.close();
+    await dev?.app.close();
+    await stopDemoChain(chain);
   });
 
   beforeEach(async () => {
     // Each test starts signed out, whatever the one before it left (the session lives in sessionStorage).
     await page.goto(`${base}/`);
     await page.evaluate(() => sessionStorage.clear());
-    consoleErrors = [];
-    foreign = [];
+    session.reset();
   });
 
-  /** Collects the page's errors, and refuses (and records) every request beyond the origin that served it. */
-  function watch(p: Page): void {
-    p.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url})`);
-    });
-    p.on("pageerror", (error) => consoleErrors.push(String(error)));
-    void p.route("**/*", (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === "127.0.0.1") return route.continue();
-      foreign.push(url.href);
-      return route.abort("blockedbyclient");
-    });
-  }
-
   /** axe-core at phone width and at 1280 px, nothing wider than the screen, nothing logged but `refusals`. */
-  async function check(name: string, refusals: readonly string[] = [], p: Page = page): Promise<void> {
-    for (const width of [390, 1280]) {
-      await p.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await p.addScriptTag({ path: AXE });
-      const violations = await p.evaluate(async () => {
-        const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-          .axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-      expect(serious, `${name} at ${width} px`).toEqual([]);
-      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, `${name} at ${width} px is wider than the screen`).toBeLessThanOrEqual(0);
-    }
-    await p.setViewportSize({ width: 390, height: 844 });
-    const unexpected = consoleErrors.filter(
-      (e) => !(e.includes("Failed to load resource") && refusals.some((url) => e.includes(url))),
-    );
-    expect(unexpected, name).toEqual([]);
-    expect(foreign, `${name} reached beyond the origin`).toEqual([]);
-  }
+  const check = (name: string, refusals: readonly string[] = [], p: Page = page) =>
+    session.check(name, { refusals, page: p });
 
   const focused = (p: Page = page) =>
     p.evaluate(() => {
@@ -149,19 +82,8 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       return active === null ? "" : (active as HTMLElement).innerText.trim();
     });
 
-  async function signInAs(role: string): Promise<void> {
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
-    await dialog.waitFor();
-    await dialog.getByLabel("Act as").selectOption(role);
-    await dialog.getByRole("button", { name: "Sign in with the Demo wallet" }).click();
-    await page.getByRole("region", { name: "Wallet session" }).waitFor();
-  }
-
-  async function signOut(): Promise<void> {
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("button", { name: "Sign in", exact: true }).waitFor();
-  }
+  const signInAs = (role: string) => signInWith(page, role);
+  const signOut = () => signOutOf(page);
 
   /** The child as the registrar contract itself stores it, and what the lookup contract resolves its name to. */
   async function onChain(child: string) {
@@ -176,7 +98,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
   const lines = (text: string) => text.split("\n").filter((line) => line.trim() !== "");
 
   const subnameFromApi = async (child: string) =>
-    (await app.inject({ url: `/v1/subnames/acme/alice/${child}` })).json() as {
+    (await dev.app.inject({ url: `/v1/subnames/acme/alice/${child}` })).json() as {
       record: { exists: boolean; active: boolean; address: string } | null;
     };
 
@@ -290,7 +212,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       () => (JSON.parse(sessionStorage.getItem("namereg.session") ?? "{}") as { token?: string }).token,
     );
     const policy = () =>
-      app.inject({
+      dev.app.inject({
         method: "POST",
         url: "/console/subname-policy/prepare",
         headers: { authorization: `Bearer ${token}`, "x-service-namespace": "acme" },
@@ -328,7 +250,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     const acme = chain.devnet.demo?.namespaces.acme;
     const fromApi = async () =>
       (
-        (await app.inject({ url: "/v1/chain-address/acme/alice/bitcoin" })).json() as {
+        (await dev.app.inject({ url: "/v1/chain-address/acme/alice/bitcoin" })).json() as {
           address: string | null;
         }
       ).address;
@@ -384,7 +306,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     // The records route reads each value live, for the keys the mirror has seen: index what the chain did first.
     const fromApi = async () => {
       while (await chain.indexer.runOnce()) {}
-      const answer = await app.inject({ url: "/v1/records/acme/alice" });
+      const answer = await dev.app.inject({ url: "/v1/records/acme/alice" });
       expect(answer.statusCode).toBe(200);
       return (answer.json() as { text: Record<string, string> }).text;
     };
@@ -434,9 +356,9 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
   it("as acme, the namespace's owner, changes the subname policy and the networks through the console, and back", async () => {
     const acme = chain.devnet.demo?.namespaces.acme;
     const apiPolicy = async () =>
-      ((await app.inject({ url: "/v1/subname-policy/acme" })).json() as { policy: string }).policy;
+      ((await dev.app.inject({ url: "/v1/subname-policy/acme" })).json() as { policy: string }).policy;
     const apiNetworks = async () =>
-      ((await app.inject({ url: "/v1/chain-policy/acme" })).json() as { networks: string[] }).networks;
+      ((await dev.app.inject({ url: "/v1/chain-policy/acme" })).json() as { networks: string[] }).networks;
     const owner = demoKeypair("acme").publicKey();
     await page.goto(`${base}/namespace/acme`);
     await signInAs("acme");
@@ -542,8 +464,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
       expect(demo.status).toBe(404);
       expect(await demo.json()).toMatchObject({ error: "not_found" });
 
-      const other = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      watch(other);
+      const other = await session.newPage();
       const asked: string[] = [];
       other.on("request", (request) => asked.push(new URL(request.url()).pathname));
       await other.goto(`${served}/`);
