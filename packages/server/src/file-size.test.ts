@@ -41,7 +41,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 }
 
 /** Lines as an editor numbers them: a final newline does not start another. */
-const linesOf = (path: string) => readFileSync(join(ROOT, path), "utf8").replace(/\n$/, "").split("\n").length;
+const linesOf = (path: string) =>
+  readFileSync(join(ROOT, path), "utf8").replace(/\n$/, "").split("\n").length;
 
 const FILES = [...sourceFiles(join(ROOT, "packages")), ...sourceFiles(join(ROOT, "bench"))];
 const SIZES = new Map(FILES.map((path) => [path, linesOf(path)]));

@@ -69,6 +69,8 @@ export interface AccountPaymentsSource {
   readonly account: string;
   /** Transactions per getTransactions request (max 200 on a real RPC). */
   readonly pageSize?: number;
+  /** Also read the account's own transactions (what it sent): the escrow's payouts. */
+  readonly own?: boolean;
 }
 
 /** The operation results of a successful transaction (inside a fee bump, the inner transaction's). */
@@ -266,9 +268,12 @@ export async function readPaymentsPage(
   const payments = response.transactions.flatMap((info) =>
     paymentsIn(info, source.account, source.networkPassphrase),
   );
-  const own = response.transactions.flatMap(
-    (info) => ownTransaction(info, source.account, source.networkPassphrase) ?? [],
-  );
+  const own =
+    source.own === true
+      ? response.transactions.flatMap(
+          (info) => ownTransaction(info, source.account, source.networkPassphrase) ?? [],
+        )
+      : [];
   return {
     payments,
     own,

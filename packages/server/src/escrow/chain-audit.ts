@@ -66,7 +66,7 @@ export async function auditChain(db: Db, source: AccountPaymentsSource): Promise
     .select()
     .from(marketEscrowTransactions)
     .orderBy(asc(marketEscrowTransactions.toid));
-  const unread = await unreadTransactions(source, cursor);
+  const unread = await unreadTransactions({ ...source, own: true }, cursor);
   const byHash = new Map<string, Own>();
   for (const t of [...stored, ...unread.own]) byHash.set(t.txHash, t);
   const payouts = await db.select({ id: marketPayouts.id, txHash: marketPayouts.txHash }).from(marketPayouts);

@@ -50,6 +50,7 @@ export class EscrowWatcher {
       server: options.server,
       networkPassphrase: options.networkPassphrase,
       account: options.escrow.publicKey(),
+      own: true,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
     };
   }
