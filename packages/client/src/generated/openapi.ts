@@ -134,6 +134,7 @@ export interface paths {
                                 lag: number | null;
                                 processedAt: string | null;
                                 deadLetters: number | null;
+                                reason?: string;
                             } | {
                                 /** @enum {string} */
                                 name: "Read replica";
@@ -149,6 +150,13 @@ export interface paths {
                                 state: "operational" | "lagging" | "degraded" | "down" | "unknown";
                                 cursorAgeSeconds: number | null;
                                 quarantined: number | null;
+                                gap?: {
+                                    fromLedger: number;
+                                    toLedger: number;
+                                    /** Format: date-time */
+                                    since: string;
+                                    recovery: string;
+                                };
                             } | {
                                 /** @enum {string} */
                                 name: "Escrow watcher";
@@ -156,6 +164,13 @@ export interface paths {
                                 state: "operational" | "lagging" | "degraded" | "down" | "unknown";
                                 cursorAgeSeconds: number | null;
                                 parkedPayouts: number | null;
+                                gap?: {
+                                    fromLedger: number;
+                                    toLedger: number;
+                                    /** Format: date-time */
+                                    since: string;
+                                    recovery: string;
+                                };
                             } | {
                                 /** @enum {string} */
                                 name: "Webhook deliverer";

@@ -30,6 +30,7 @@ import { installRouteLimits } from "./plugins/route-limits.ts";
 import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
 import { registerWebPage, webPageNotFound } from "./plugins/web.ts";
 import { connectRedis } from "./redis.ts";
+import { OneLinePerRequest } from "./request-log.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { ResolveCacheOptions } from "./resolve-cache.ts";
 import type { RouteDeps } from "./route-deps.ts";
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     clientErrorHandler,
+    // One line per request instead of Fastify's two (request-log.ts).
+    logController: new OneLinePerRequest(),
   };
   const fastify =
     deps.logger === undefined

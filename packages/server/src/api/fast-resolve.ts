@@ -188,7 +188,6 @@ export class FastResolve {
     length: string,
     limitHeaders: string[],
   ): void {
-    const reqId = this.#logIncoming(req, ip);
     // A flat list is the cheapest form writeHead takes: no key walk, no own-property checks.
     const headers = this.#corsFlat.concat(limitHeaders);
     headers.push("content-type", "application/json; charset=utf-8", "content-length", length);
@@ -196,18 +195,15 @@ export class FastResolve {
     res.end(body);
     const ms = performance.now() - start;
     (status === 200 ? this.#duration200 : this.#duration429)?.observe(ms / 1000);
-    if (reqId !== null) {
-      this.#d.logger.info({ reqId, res: { statusCode: status }, responseTime: ms }, "request completed");
-    }
+    this.#logCompleted(req, ip, status, ms);
   }
 
-  /** Fastify's request log line, when request logging is on (LOG_LEVEL info or below). */
-  #logIncoming(req: IncomingMessage, ip: string): string | null {
-    if (!REQUEST_LOG_LEVELS.has(this.#d.logger.level)) return null;
-    const reqId = `fast-${(++this.#requests).toString(36)}`;
+  /** The one line every request gets (api/request-log.ts), when request logging is on (LOG_LEVEL info or below). */
+  #logCompleted(req: IncomingMessage, ip: string, statusCode: number, responseTime: number): void {
+    if (!REQUEST_LOG_LEVELS.has(this.#d.logger.level)) return;
     this.#d.logger.info(
       {
-        reqId,
+        reqId: `fast-${(++this.#requests).toString(36)}`,
         req: {
           method: req.method,
           url: req.url,
@@ -215,10 +211,11 @@ export class FastResolve {
           remoteAddress: ip,
           remotePort: req.socket.remotePort,
         },
+        res: { statusCode },
+        responseTime,
       },
-      "incoming request",
+      "request completed",
     );
-    return reqId;
   }
 }
 

@@ -1,8 +1,11 @@
 // `namereg billing quarantined | subscriptions | apply <payment> <namespace> [--periods N] --reason "…" |
-//  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | watch`.
+//  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | catch-up --rpc <url> | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
-import { untilSignal } from "../process/until-signal.ts";
+import { catchUpCommand } from "../watchers/catch-up-command.ts";
+import { registerBillingGauges } from "./metrics.ts";
 import {
   applyQuarantined,
   BillingOperatorError,
@@ -11,7 +14,9 @@ import {
   resolveQuarantined,
   setSuspended,
 } from "./operator.ts";
+import { BILLING_CURSOR } from "./status.ts";
 import { QUARANTINE_REASONS, type QuarantineReason } from "./terms.ts";
+import { storeBillingPayments } from "./watcher.ts";
 import { runBillingWatcherProcess } from "./watcher-process.ts";
 
 export const BILLING_USAGE = `usage: namereg billing <command>
@@ -23,6 +28,8 @@ export const BILLING_USAGE = `usage: namereg billing <command>
   resolve <payment> --reason "…"                     settle a quarantined payment by hand (e.g. refunded)
   suspend <namespace> --reason "…"                   hide a namespace from the directory, paid or not
   resume <namespace> --reason "…"                    lift a suspension
+  catch-up --rpc <url>                               read the watcher's retention gap (its cursor fell out of
+                                                     RPC_URL's retention) from an RPC that still holds it
   watch                                              run the billing watcher only`;
 
 const WANTS: Record<string, string> = { "--periods": "a whole number", "--reason": "a text" };
@@ -72,9 +79,31 @@ export async function billingCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const { signal } = untilSignal();
-    await runBillingWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
-    await rt.database.close();
+    const metrics = new ServiceMetrics();
+    registerBillingGauges(metrics.registry, rt.database.replica, () => new Date());
+    await runObserved(rt, metrics.registry, (signal) =>
+      runBillingWatcherProcess({
+        config: rt.config,
+        database: rt.database,
+        logger: rt.logger,
+        signal,
+        metrics,
+      }),
+    );
+    return;
+  }
+  if (sub === "catch-up") {
+    await catchUpCommand(
+      {
+        feature: "billing",
+        what: "billing watcher",
+        cursorName: BILLING_CURSOR,
+        account: (config) => config.billing.account,
+        accountVariable: "BILLING_ACCOUNT",
+        store: (tx, payments) => storeBillingPayments(tx, payments),
+      },
+      rest,
+    );
     return;
   }
   const known = ["quarantined", "subscriptions", "apply", "resolve", "suspend", "resume"];

@@ -6,16 +6,22 @@ import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { billingPayments, paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { cursorAgeSeconds, watcherState } from "../watchers/watcher-state.ts";
+import { cursorGapOf } from "../watchers/retention-gap.ts";
+import { cursorAgeSeconds, gapField, RetentionGapField, watcherState } from "../watchers/watcher-state.ts";
 
 /** The billing watcher's row in payment_cursors. */
 export const BILLING_CURSOR = "billing";
+
+/** What to run when the watcher's cursor is past the RPC's retention (watchers/retention-gap.ts). */
+export const BILLING_CATCH_UP =
+  "namereg billing catch-up --rpc <an archive RPC URL that holds those ledgers>";
 
 export const BillingComponent = z.object({
   name: z.literal("Billing watcher"),
   state: z.enum(["operational", "lagging", "degraded", "down", "unknown"]),
   cursorAgeSeconds: z.number().int().nonnegative().nullable(),
   quarantined: z.number().int().nonnegative().nullable(),
+  gap: RetentionGapField,
 });
 
 export type BillingComponentState = z.infer<typeof BillingComponent>;
@@ -39,8 +45,9 @@ export async function billingComponent(db: Db, now: Date): Promise<BillingCompon
     const polledAt = cursor?.polledAt ?? null;
     if (polledAt === null) return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined };
     const age = cursorAgeSeconds(polledAt, now);
-    const state = watcherState(age, quarantined);
-    return { ...base, state, cursorAgeSeconds: age, quarantined };
+    const gap = await cursorGapOf(db, BILLING_CURSOR);
+    const state = gap === null ? watcherState(age, quarantined) : "down";
+    return { ...base, state, cursorAgeSeconds: age, quarantined, ...gapField(gap, BILLING_CATCH_UP) };
   } catch {
     return { ...base, state: "unknown", cursorAgeSeconds: null, quarantined: null };
   }

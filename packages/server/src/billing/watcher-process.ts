@@ -5,7 +5,9 @@ import type { Logger } from "pino";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { whileHoldingLock } from "../process/sole-holder.ts";
+import { logPassFailure } from "../watchers/pass-failures.ts";
 import { BillingWatcher } from "./watcher.ts";
 
 export const BILLING_LOCK = "namereg:billing";
@@ -16,6 +18,8 @@ export interface BillingProcessOptions {
   readonly logger: Logger;
   readonly signal: AbortSignal;
   readonly pollMs?: number;
+  /** Where this process counts its failed passes (/metrics). */
+  readonly metrics?: ServiceMetrics;
 }
 
 /** Runs until the signal; returns at once when billing is off. */
@@ -42,7 +46,7 @@ export async function runBillingWatcherProcess(opts: BillingProcessOptions): Pro
       logger.info({ account: billing.account }, "billing watcher active");
       await watcher.run(stop, {
         pollMs: opts.pollMs ?? billing.pollMs,
-        onError: (err) => logger.error({ err }, "billing watcher pass failed; retrying"),
+        onError: logPassFailure(logger, "billing watcher", opts.metrics),
       });
     },
   );

@@ -5,7 +5,7 @@
 // anywhere neither loses nor double-counts a payment.
 import type { rpc } from "@stellar/stellar-sdk";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { AccountPaymentsSource } from "../chain/account-payments.ts";
+import type { AccountPayment, AccountPaymentsSource } from "../chain/account-payments.ts";
 import { appendChanges } from "../db/outbox.ts";
 import { billingPayments, namespaces, subscriptions } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -13,7 +13,7 @@ import { processedLedger } from "../watchers/indexer-progress.ts";
 import { ingestPayments } from "../watchers/payment-ingest.ts";
 import { runPasses } from "../watchers/run-passes.ts";
 import { announceLapses, paidChange } from "./changes.ts";
-import { BILLING_CURSOR } from "./status.ts";
+import { BILLING_CATCH_UP, BILLING_CURSOR } from "./status.ts";
 import { extendPaidUntil, judgePayment, type QuarantineReason } from "./terms.ts";
 
 export interface BillingWatcherOptions {
@@ -43,6 +43,20 @@ export interface BillingPassResult {
 
 type PaymentRow = typeof billingPayments.$inferSelect;
 
+/** Stores new payments, in the transaction that advances the cursor (the watcher's and catch-up's). */
+export async function storeBillingPayments(tx: Db, payments: readonly AccountPayment[]): Promise<void> {
+  await tx
+    .insert(billingPayments)
+    .values(
+      payments.map(({ kind, ...p }) =>
+        // Only a `payment` operation is judged (docs/billing.md); money that arrived any other way is quarantined
+        // as it is stored, never credited on a guess nor left unseen.
+        kind === "payment" ? { ...p, state: "pending" } : { ...p, state: "quarantined", reason: kind },
+      ),
+    )
+    .onConflictDoNothing();
+}
+
 export class BillingWatcher {
   readonly #o: BillingWatcherOptions;
   readonly #now: () => Date;
@@ -69,18 +83,9 @@ export class BillingWatcher {
       startLedger: async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence,
       now: this.#now,
       ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
-      store: async (tx, payments) => {
-        await tx
-          .insert(billingPayments)
-          .values(
-            payments.map(({ kind, ...p }) =>
-              // Only a `payment` operation is judged (docs/billing.md); money that arrived any other way is
-              // quarantined as it is stored, never credited on a guess nor left unseen.
-              kind === "payment" ? { ...p, state: "pending" } : { ...p, state: "quarantined", reason: kind },
-            ),
-          )
-          .onConflictDoNothing();
-      },
+      store: storeBillingPayments,
+      what: "billing watcher",
+      recovery: BILLING_CATCH_UP,
     });
     return count;
   }
@@ -150,7 +155,7 @@ export class BillingWatcher {
   /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */
   async run(
     signal: AbortSignal,
-    opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
+    opts: { pollMs?: number; onError?: (err: unknown, retryInMs: number) => void } = {},
   ): Promise<void> {
     await runPasses(signal, () => this.runOnce(), {
       pollMs: opts.pollMs ?? 5000,

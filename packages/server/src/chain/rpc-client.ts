@@ -80,6 +80,17 @@ export interface Health {
   ledgerRetentionWindow: number;
 }
 
+export interface NetworkInfo {
+  passphrase: string;
+  protocolVersion: number;
+}
+
+export interface LedgersPage {
+  ledgers: { hash: string; sequence: number }[];
+  latestLedger: number;
+  oldestLedger: number;
+}
+
 export interface RpcClientOptions {
   retries?: number;
   backoffMs?: number;
@@ -194,6 +205,15 @@ export class RpcClient {
 
   getHealth(): Promise<Health> {
     return this.call<Health>("getHealth");
+  }
+
+  getNetwork(): Promise<NetworkInfo> {
+    return this.call<NetworkInfo>("getNetwork");
+  }
+
+  /** One ledger's header summary (its hash), from `sequence`. */
+  getLedger(sequence: number): Promise<LedgersPage> {
+    return this.call<LedgersPage>("getLedgers", { startLedger: sequence, pagination: { limit: 1 } });
   }
 }
 

@@ -24,6 +24,11 @@ export interface Config {
   readonly trustProxy: boolean | number | readonly string[];
   /** GET /metrics (Prometheus text). */
   readonly metricsEnabled: boolean;
+  /**
+   * METRICS_PORT: a listener of its own serving `/health` and `/metrics` (every long-running process); with it the
+   * API no longer serves `/metrics` on its public port. Null: none (the API serves `/metrics` as before).
+   */
+  readonly metricsListener: { readonly port: number; readonly host: string } | null;
   readonly http: {
     /** A request (headers and body) must arrive within this; a slow client gets 408 and is closed. */
     readonly requestTimeoutMs: number;
@@ -46,6 +51,8 @@ export interface Config {
      * off — before it loses the writer lock and its open batch, so a standby takes over (docs/operations.md).
      */
     readonly writerStallTimeoutMs: number;
+    /** PostgreSQL: most connections each pool (the writer's, the replica's) opens (DATABASE_POOL_SIZE). */
+    readonly poolSize: number;
   };
   readonly redisUrl: string | null;
   readonly chain: {

@@ -5,6 +5,7 @@ import { isAccountId, isContractId } from "@namereg/protocol";
 import { Keypair, StrKey } from "@stellar/stellar-sdk";
 import { z } from "zod";
 import { databaseUrlKind } from "./database-url.ts";
+import { durationMs } from "./duration.ts";
 
 /** An empty or blank variable counts as unset, as it does in most deployment tools' env files. */
 function blankToUndefined(value: unknown): unknown {
@@ -85,16 +86,7 @@ const secretSeed = () =>
     .trim()
     .refine((s) => StrKey.isValidEd25519SecretSeed(s), { error: "must be a secret key (an S… strkey)" });
 
-/** One duration, `<n>ms|s|m|h|d`: 500ms, 5s, 5m, 2h, 5d. */
-const DURATION = /^(\d{1,9})(ms|s|m|h|d)$/;
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A duration in milliseconds from `<n>ms|s|m|h|d`; null when it is not one. */
-export function durationMs(raw: string): number | null {
-  const match = DURATION.exec(raw.trim());
-  if (match === null) return null;
-  return Number(match[1]) * (UNIT_MS[match[2] as string] ?? 0);
-}
+export { durationMs };
 
 const duration = (min: number, max: number) =>
   z
@@ -223,11 +215,14 @@ const envShape = {
   DATA_DIR: variable(text("a directory path").default("./data")),
   TRUST_PROXY: variable(trustProxy().optional()),
   METRICS_ENABLED: variable(boolean().default(true)),
+  METRICS_PORT: variable(integer(1, 65535).optional()),
+  METRICS_HOST: variable(listenHost().optional()),
   HTTP_REQUEST_TIMEOUT_MS: variable(integer(1000, 600_000).default(30_000)),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: variable(integer(1000, 600_000).default(5_000)),
   HTTP_MAX_CONNECTIONS: variable(integer(1, 1_000_000).default(10_000)),
   DATABASE_STATEMENT_TIMEOUT_MS: variable(integer(100, 600_000).default(5_000)),
   WRITER_STALL_TIMEOUT_MS: variable(integer(1000, 600_000).default(10_000)),
+  DATABASE_POOL_SIZE: variable(integer(1, 1000).default(10)),
   DATABASE_URL: variable(databaseUrl().optional()),
   DATABASE_READ_URL: variable(databaseUrl().optional()),
   READ_REPLICA_MAX_LAG_SECONDS: variable(integer(1, 86_400).default(30)),

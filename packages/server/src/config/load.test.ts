@@ -33,6 +33,7 @@ describe("loadConfig defaults", () => {
       dataDir: resolve("./data"),
       trustProxy: false,
       metricsEnabled: true,
+      metricsListener: null,
       http: { requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 },
       redisUrl: null,
       chain: { rpcUrl: null, publicRpcUrl: null, networkPassphrase: null },
@@ -72,6 +73,7 @@ describe("loadConfig defaults", () => {
       readReplicaMaxLagSeconds: 30,
       statementTimeoutMs: 5000,
       writerStallTimeoutMs: 10_000,
+      poolSize: 10,
     });
     const elsewhere = loadConfig({ DATA_DIR: "/srv/namereg" });
     expect(elsewhere.database.url).toBe("file:///srv/namereg/pglite");
@@ -172,11 +174,24 @@ describe("loadConfig values", () => {
       readReplicaMaxLagSeconds: 30,
       statementTimeoutMs: 5000,
       writerStallTimeoutMs: 10_000,
+      poolSize: 10,
     });
     expect(loadConfig({ DATABASE_URL: "file:///var/lib/nr" }).database.url).toBe("file:///var/lib/nr");
     expect(loadConfig({ BILLING_GRACE_UNTIL: "2026-03-01T10:00:00+02:00" }).billing.graceUntil).toBe(
       "2026-03-01T08:00:00.000Z",
     );
+  });
+
+  it("reads METRICS_PORT (on HOST unless METRICS_HOST) and DATABASE_POOL_SIZE", () => {
+    expect(loadConfig({ METRICS_PORT: "9464" }).metricsListener).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(
+      loadConfig({ METRICS_PORT: "9464", HOST: "0.0.0.0", METRICS_HOST: "10.0.0.5" }).metricsListener,
+    ).toEqual({ port: 9464, host: "10.0.0.5" });
+    expect(loadConfig({ DATABASE_POOL_SIZE: "3" }).database.poolSize).toBe(3);
+    expect(problemsOf({ METRICS_PORT: "0", DATABASE_POOL_SIZE: "0" })).toEqual({
+      METRICS_PORT: 'must be an integer from 1 to 65535 (got "0")',
+      DATABASE_POOL_SIZE: 'must be an integer from 1 to 1000 (got "0")',
+    });
   });
 
   it("reads TRUST_PROXY as a boolean, a hop count or a list", () => {

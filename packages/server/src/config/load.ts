@@ -181,6 +181,8 @@ function toConfig(env: ParsedEnv, role: Role): Config {
     dataDir,
     trustProxy: env.TRUST_PROXY ?? false,
     metricsEnabled: env.METRICS_ENABLED,
+    metricsListener:
+      env.METRICS_PORT === undefined ? null : { port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST },
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
@@ -192,6 +194,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       readReplicaMaxLagSeconds: env.READ_REPLICA_MAX_LAG_SECONDS,
       statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
       writerStallTimeoutMs: env.WRITER_STALL_TIMEOUT_MS,
+      poolSize: env.DATABASE_POOL_SIZE,
     },
     redisUrl: env.REDIS_URL ?? null,
     chain: {

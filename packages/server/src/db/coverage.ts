@@ -2,7 +2,7 @@
 // complete over a gap, and never complete when progress or the head observation is older than 120 s: an
 // indexer that stopped, or a head that stopped advancing, must not keep claiming a complete mirror.
 import { asc, count, isNull } from "drizzle-orm";
-import { deadLetters, gaps, indexerState } from "./tables.ts";
+import { chainIdentity, deadLetters, gaps, indexerState } from "./tables.ts";
 import type { Db } from "./types.ts";
 
 export const STALE_AFTER_SECONDS = 120;
@@ -23,6 +23,8 @@ export interface IndexerSnapshot {
   rpcFailingSince?: Date | null;
   gaps: Gap[];
   deadLetters: number;
+  /** Why the writer refuses the chain it is pointed at (indexer/chain-identity.ts); null (or absent) while it does not. */
+  chainRefusal?: string | null;
 }
 
 export interface Coverage {
@@ -69,6 +71,7 @@ export async function readIndexerSnapshot(db: Db): Promise<IndexerSnapshot> {
     .from(gaps)
     .orderBy(asc(gaps.fromLedger), asc(gaps.contractId));
   const [letters] = await db.select({ n: count() }).from(deadLetters).where(isNull(deadLetters.resolvedAt));
+  const [identity] = await db.select({ refused: chainIdentity.refusedReason }).from(chainIdentity).limit(1);
   return {
     headLedger: state?.headLedger ?? null,
     headObservedAt: state?.headObservedAt ?? null,
@@ -77,5 +80,6 @@ export async function readIndexerSnapshot(db: Db): Promise<IndexerSnapshot> {
     rpcFailingSince: state?.rpcFailingSince ?? null,
     gaps: gapRows,
     deadLetters: Number(letters?.n ?? 0),
+    chainRefusal: identity?.refused ?? null,
   };
 }

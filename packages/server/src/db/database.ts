@@ -12,6 +12,8 @@ export interface OpenDatabaseOptions {
   readonly onError?: (error: Error) => void;
   /** PostgreSQL: longest a pooled statement or connection attempt may take. Default: unbounded (tools, tests). */
   readonly statementTimeoutMs?: number;
+  /** PostgreSQL: most connections of each pool (writer, replica); default 10 (DATABASE_POOL_SIZE). */
+  readonly poolSize?: number;
 }
 
 /** Opens the database without changing it; call `migrate()` before first use. */
@@ -26,6 +28,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         ...(options.statementTimeoutMs === undefined
           ? {}
           : { statementTimeoutMs: options.statementTimeoutMs }),
+        ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
         onError: options.onError ?? (() => {}),
       });
     default:

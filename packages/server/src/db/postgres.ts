@@ -18,6 +18,8 @@ export interface PostgresOptions {
   readonly onError: (error: Error) => void;
   /** See OpenDatabaseOptions. */
   readonly statementTimeoutMs?: number;
+  /** See OpenDatabaseOptions. */
+  readonly poolSize?: number;
 }
 
 const MIGRATION_LOCK = advisoryLockKey("namereg:migrate");
@@ -35,7 +37,7 @@ export function openPostgres(options: PostgresOptions): Database {
       ? { connectionTimeoutMillis: 10_000 }
       : { connectionTimeoutMillis: limit, statement_timeout: limit, query_timeout: limit + 1000 };
   const pool = (connectionString: string) => {
-    const p = new pg.Pool({ connectionString, keepAlive: true, ...bounds });
+    const p = new pg.Pool({ connectionString, keepAlive: true, max: options.poolSize ?? 10, ...bounds });
     p.on("error", onError);
     // pg-pool listens for errors only on idle clients. A checked-out client whose backend is terminated between
     // two statements of a transaction (a database restart) would emit an unhandled 'error' and crash the

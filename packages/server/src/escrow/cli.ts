@@ -4,11 +4,17 @@ import { stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
+import { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { untilSignal } from "../process/until-signal.ts";
+import { catchUpCommand } from "../watchers/catch-up-command.ts";
 import type { ChainAudit } from "./chain-audit.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
+import { registerEscrowGauges } from "./metrics.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
+import { ESCROW_CURSOR } from "./status.ts";
+import { storeEscrowPayments, storeEscrowTransactions } from "./watcher.ts";
 import { runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
@@ -25,6 +31,8 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            the withdrawal: the same id again never pays twice
   reconcile                                escrow balance on chain vs what it holds and owes, and every payment
                                            of the escrow key on chain no obligation explains; exit 1 on either
+  catch-up --rpc <url>                     read the watcher's retention gap (its cursor fell out of RPC_URL's
+                                           retention) from an RPC that still holds those ledgers; exit 1 if not
   watch                                    run the escrow watcher only`;
 
 const WANTS: Record<string, string> = {
@@ -62,9 +70,32 @@ export async function escrowCommand(args: readonly string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    const { signal } = untilSignal();
-    await runEscrowWatcherProcess({ config: rt.config, database: rt.database, logger: rt.logger, signal });
-    await rt.database.close();
+    const metrics = new ServiceMetrics();
+    registerEscrowGauges(metrics.registry, rt.database.replica, () => new Date());
+    await runObserved(rt, metrics.registry, (signal) =>
+      runEscrowWatcherProcess({
+        config: rt.config,
+        database: rt.database,
+        logger: rt.logger,
+        signal,
+        metrics,
+      }),
+    );
+    return;
+  }
+  if (sub === "catch-up") {
+    await catchUpCommand(
+      {
+        feature: "escrow",
+        what: "escrow watcher",
+        cursorName: ESCROW_CURSOR,
+        account: (config) => config.market.escrowAccount,
+        accountVariable: "ESCROW_ACCOUNT",
+        store: storeEscrowPayments,
+        storeOwn: storeEscrowTransactions,
+      },
+      rest,
+    );
     return;
   }
   if (!OPERATOR_COMMANDS.has(sub ?? "")) {

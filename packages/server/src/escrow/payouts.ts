@@ -62,6 +62,20 @@ export interface PayoutSender {
   readonly catchUp: () => Promise<number>;
   /** Test hook: called at the named points of a send, to crash there. */
   readonly checkpoint?: (point: "signed" | "sent") => Promise<void>;
+  /** Told of every obligation that was paid or parked (the watcher process logs them at info / warn). */
+  readonly onOutcome?: (outcome: PayoutOutcome) => void;
+}
+
+export interface PayoutOutcome {
+  readonly id: string;
+  readonly purpose: string;
+  readonly destination: string;
+  /** Stroops. */
+  readonly amount: bigint;
+  readonly txHash: string | null;
+  readonly state: "paid" | "parked";
+  readonly ledger?: number;
+  readonly reason?: string;
 }
 
 type Payout = typeof marketPayouts.$inferSelect;
@@ -76,7 +90,12 @@ async function update(db: Db, payout: Payout, from: string, set: Partial<typeof 
 }
 
 async function park(s: PayoutSender, payout: Payout, from: string, reason: string): Promise<void> {
-  await update(s.db, payout, from, { state: "parked", parkedReason: reason, updatedAt: s.now() });
+  if (await update(s.db, payout, from, { state: "parked", parkedReason: reason, updatedAt: s.now() }))
+    s.onOutcome?.({ ...outcomeOf(payout), state: "parked", reason });
+}
+
+function outcomeOf(p: Payout): Omit<PayoutOutcome, "state"> {
+  return { id: p.id, purpose: p.purpose, destination: p.destination, amount: p.amount, txHash: p.txHash };
 }
 
 export async function accountExists(server: rpc.Server, account: string): Promise<boolean> {
@@ -251,7 +270,10 @@ function finalOf(got: FinalResponse): Final {
 
 async function record(s: PayoutSender, payout: Payout, outcome: Final): Promise<"paid" | "parked"> {
   if (outcome.ok) {
-    await update(s.db, payout, "signed", { state: "paid", paidLedger: outcome.ledger, updatedAt: s.now() });
+    if (
+      await update(s.db, payout, "signed", { state: "paid", paidLedger: outcome.ledger, updatedAt: s.now() })
+    )
+      s.onOutcome?.({ ...outcomeOf(payout), state: "paid", ledger: outcome.ledger });
     return "paid";
   }
   await park(s, payout, "signed", `failed on chain in ledger ${outcome.ledger}: ${outcome.code}`);

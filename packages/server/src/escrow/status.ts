@@ -5,16 +5,21 @@ import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { marketPayments, marketPayouts, paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { cursorAgeSeconds, watcherState } from "../watchers/watcher-state.ts";
+import { cursorGapOf } from "../watchers/retention-gap.ts";
+import { cursorAgeSeconds, gapField, RetentionGapField, watcherState } from "../watchers/watcher-state.ts";
 
 /** The escrow watcher's row in payment_cursors. */
 export const ESCROW_CURSOR = "escrow";
+
+/** What to run when the watcher's cursor is past the RPC's retention (watchers/retention-gap.ts). */
+export const ESCROW_CATCH_UP = "namereg escrow catch-up --rpc <an archive RPC URL that holds those ledgers>";
 
 export const EscrowComponent = z.object({
   name: z.literal("Escrow watcher"),
   state: z.enum(["operational", "lagging", "degraded", "down", "unknown"]),
   cursorAgeSeconds: z.number().int().nonnegative().nullable(),
   parkedPayouts: z.number().int().nonnegative().nullable(),
+  gap: RetentionGapField,
 });
 
 export type EscrowComponentState = z.infer<typeof EscrowComponent>;
@@ -39,8 +44,15 @@ export async function escrowComponent(db: Db, now: Date): Promise<EscrowComponen
     if (polledAt === null)
       return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: parked };
     const age = cursorAgeSeconds(polledAt, now);
-    const state = watcherState(age, parked);
-    return { ...base, state, cursorAgeSeconds: age, parkedPayouts: parked };
+    const gap = await cursorGapOf(db, ESCROW_CURSOR);
+    const state = gap === null ? watcherState(age, parked) : "down";
+    return {
+      ...base,
+      state,
+      cursorAgeSeconds: age,
+      parkedPayouts: parked,
+      ...gapField(gap, ESCROW_CATCH_UP),
+    };
   } catch {
     return { ...base, state: "unknown", cursorAgeSeconds: null, parkedPayouts: null };
   }

@@ -3,7 +3,8 @@
 // commits its progress before the next, so a process killed at any instruction resumes without paying twice.
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
-import type { AccountPaymentsSource } from "../chain/account-payments.ts";
+import type { AccountPayment, AccountPaymentsSource } from "../chain/account-payments.ts";
+import type { OwnTransaction } from "../chain/account-transactions.ts";
 import { marketEscrowTransactions, marketPayments } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
@@ -11,7 +12,7 @@ import { type IngestResult, ingestPayments } from "../watchers/payment-ingest.ts
 import { runPasses } from "../watchers/run-passes.ts";
 import { type PayoutSender, sendPayouts } from "./payouts.ts";
 import { closeListings, decideFundedDeposits } from "./settlement.ts";
-import { ESCROW_CURSOR } from "./status.ts";
+import { ESCROW_CATCH_UP, ESCROW_CURSOR } from "./status.ts";
 import type { VerdictDeps } from "./verdict-rows.ts";
 import { decideNewPayments } from "./verdicts.ts";
 
@@ -30,6 +31,32 @@ export interface EscrowWatcherOptions {
   /** Most getTransactions pages per pass, so one pass stays short while catching up. */
   readonly maxPages?: number;
   readonly checkpoint?: PayoutSender["checkpoint"];
+  readonly onPayout?: PayoutSender["onOutcome"];
+}
+
+/** Stores the escrow's new payments, in the transaction that advances its cursor (the watcher's and catch-up's). */
+export async function storeEscrowPayments(tx: Db, payments: readonly AccountPayment[], decidedAt: Date) {
+  await tx
+    .insert(marketPayments)
+    .values(
+      payments.map(({ kind, ...p }) =>
+        // Only a `payment` operation is judged by the rules of docs/market.md; XLM that arrived any other way (a
+        // token transfer, a path payment, a merge) is parked as it is stored, for the operator.
+        kind === "payment" ? { ...p, state: "new" } : { ...p, state: "parked", verdict: kind, decidedAt },
+      ),
+    )
+    .onConflictDoNothing();
+}
+
+/**
+ * Stores what the escrow sent, with the payments and the cursor (the watcher's and catch-up's): the payouts' look-up
+ * before signing and `reconcile` read it (paid-on-chain.ts).
+ */
+export async function storeEscrowTransactions(tx: Db, own: readonly OwnTransaction[]) {
+  await tx
+    .insert(marketEscrowTransactions)
+    .values([...own])
+    .onConflictDoNothing();
 }
 
 export interface PassResult {
@@ -65,28 +92,10 @@ export class EscrowWatcher {
       startLedger: async () => this.#o.startLedger ?? (await server.getLatestLedger()).sequence,
       now: this.#now,
       ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
-      store: async (tx, payments) => {
-        const decidedAt = this.#now();
-        await tx
-          .insert(marketPayments)
-          .values(
-            payments.map(({ kind, ...p }) =>
-              // Only a `payment` operation is judged by the rules of docs/market.md; XLM that arrived any other
-              // way (a token transfer, a path payment, a merge) is parked as it is stored, for the operator.
-              kind === "payment"
-                ? { ...p, state: "new" }
-                : { ...p, state: "parked", verdict: kind, decidedAt },
-            ),
-          )
-          .onConflictDoNothing();
-      },
-      // What the escrow sent: the payouts' look-up before signing and `reconcile` read it (paid-on-chain.ts).
-      storeOwn: async (tx, own) => {
-        await tx
-          .insert(marketEscrowTransactions)
-          .values([...own])
-          .onConflictDoNothing();
-      },
+      store: (tx, payments) => storeEscrowPayments(tx, payments, this.#now()),
+      storeOwn: storeEscrowTransactions,
+      what: "escrow watcher",
+      recovery: ESCROW_CATCH_UP,
     });
   }
 
@@ -127,6 +136,7 @@ export class EscrowWatcher {
         return read.throughLedger;
       },
       ...(o.checkpoint === undefined ? {} : { checkpoint: o.checkpoint }),
+      ...(o.onPayout === undefined ? {} : { onOutcome: o.onPayout }),
     });
     return { payments: ingested.count, decided, paidOrParked };
   }
@@ -134,7 +144,7 @@ export class EscrowWatcher {
   /** Passes until aborted, `pollMs` apart; a failed pass is reported and retried. */
   async run(
     signal: AbortSignal,
-    opts: { pollMs?: number; onError?: (err: unknown) => void } = {},
+    opts: { pollMs?: number; onError?: (err: unknown, retryInMs: number) => void } = {},
   ): Promise<void> {
     await runPasses(signal, () => this.runOnce(), {
       pollMs: opts.pollMs ?? 2000,

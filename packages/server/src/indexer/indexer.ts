@@ -3,13 +3,14 @@
 // first ledger and joins another stream once both stand at the head. Each batch commits with its position.
 import { asc, eq } from "drizzle-orm";
 import type { ContractReader } from "../chain/contract-reader.ts";
-import { LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
+import { type LatestLedger, LedgerRangeError, type RpcClient } from "../chain/rpc-client.ts";
 import { pruneChanges } from "../db/outbox.ts";
 import { streams } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { assertWriter, FencedError } from "../db/writer-fence.ts";
 import { applyPage, type PageResult } from "./apply-batch.ts";
 import { type IndexerCache, loadIndexerCache } from "./cache.ts";
+import { ChainIdentityError } from "./chain-identity.ts";
 import { decodeRawEvent } from "./decode.ts";
 import { fetchBatch, type StreamPosition } from "./fetch-batch.ts";
 import { recordRetentionGap } from "./gaps.ts";
@@ -69,16 +70,30 @@ export interface IndexerOptions {
   onBatch?: (info: BatchInfo) => void;
   onGap?: (gap: { contractId: string; fromLedger: number; toLedger: number; reason: string }) => void;
   onError?: (err: unknown) => void;
+  /**
+   * Every head the writer reads, before it is used (chain-identity.ts); throwing ChainIdentityError stops the run.
+   */
+  onHead?: (head: LatestLedger) => Promise<void>;
 }
 
 export class Indexer {
   private readonly o: Required<
     Omit<
       IndexerOptions,
-      "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "legacyLabels" | "changeRetentionMs"
+      | "onBatch"
+      | "onGap"
+      | "onError"
+      | "epoch"
+      | "stallTimeoutMs"
+      | "legacyLabels"
+      | "changeRetentionMs"
+      | "onHead"
     >
   > &
-    Pick<IndexerOptions, "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "changeRetentionMs">;
+    Pick<
+      IndexerOptions,
+      "onBatch" | "onGap" | "onError" | "epoch" | "stallTimeoutMs" | "changeRetentionMs" | "onHead"
+    >;
   private readonly cache: IndexerCache;
   private readonly status: IndexerStatus;
   private signal: AbortSignal | null = null;
@@ -139,6 +154,7 @@ export class Indexer {
       await this.status.recordRpcFailure().catch(() => undefined);
       throw err;
     }
+    await this.o.onHead?.(head);
     await this.status.observeHead(head.sequence);
     this.seenHead = head.sequence;
     let progressed = false;
@@ -172,7 +188,7 @@ export class Indexer {
 
   /**
    * Runs until `signal` aborts; errors are reported and retried after a pause. Only a FencedError (another
-   * process is the writer now) ends the run by throwing.
+   * process is the writer now) or a ChainIdentityError (not this mirror's chain) ends the run by throwing.
    */
   async run(signal: AbortSignal): Promise<void> {
     this.signal = signal;
@@ -182,7 +198,7 @@ export class Indexer {
         progressed = await this.runOnce();
         await this.pruneChangesIfDue();
       } catch (err) {
-        if (err instanceof FencedError) throw err;
+        if (err instanceof FencedError || err instanceof ChainIdentityError) throw err;
         this.o.onError?.(err);
       }
       if (!progressed) await this.waitForNextLedger(signal);

@@ -45,6 +45,49 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  /** Incremented where the webhook deliverer runs in this process (`start`, `dev`, `webhooks deliver`). */
+  readonly webhookAttempts = new Counter({
+    name: "namereg_webhook_attempts_total",
+    help: "Webhook delivery attempts by outcome: delivered, retry (failed, tried again later), failed (given up)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: "namereg_webhook_attempt_duration_seconds",
+    help: "Duration of one webhook delivery attempt",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
+    registers: [this.registry],
+  });
+
+  /** Incremented where a watcher runs in this process: its failed passes (each retried after a growing pause). */
+  readonly watcherPassFailures = new Counter({
+    name: "namereg_watcher_pass_failures_total",
+    help: "Failed escrow / billing watcher passes in this process",
+    labelNames: ["watcher"] as const,
+    registers: [this.registry],
+  });
+
+  /** One committed indexer batch, where the indexer runs in this process. */
+  observeBatch(info: {
+    readonly events: number;
+    readonly commitMs: number;
+    readonly deadLettered: number;
+  }): void {
+    this.indexerEvents.inc(info.events);
+    this.indexerBatchDuration.observe(info.commitMs / 1000);
+    if (info.deadLettered > 0) this.indexerDeadLettered.inc(info.deadLettered);
+  }
+
+  /** One recorded webhook attempt, where the deliverer runs in this process. */
+  observeAttempt(a: {
+    readonly outcome: "delivered" | "retry" | "failed";
+    readonly durationMs: number;
+  }): void {
+    this.webhookAttempts.inc({ outcome: a.outcome });
+    this.webhookAttemptDuration.observe(a.durationMs / 1000);
+  }
+
   constructor(opts: { readonly processMetrics?: boolean } = {}) {
     if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "namereg_" });
   }

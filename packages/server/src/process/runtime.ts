@@ -24,6 +24,7 @@ export async function openRuntime(
     url: config.database.url,
     readUrl: config.database.readUrl,
     statementTimeoutMs: config.database.statementTimeoutMs,
+    poolSize: config.database.poolSize,
   });
   await database.migrate();
   return { config, logger, database };

@@ -11,8 +11,11 @@ export function untilSignal(): { signal: AbortSignal; done: Promise<string> } {
       controller.abort();
       resolve(name);
     };
-    process.once("SIGINT", on("SIGINT"));
-    process.once("SIGTERM", on("SIGTERM"));
+    // `on`, not `once`: a second signal while the shutdown runs (a supervisor signalling the whole group, which
+    // also reaches the bin's launcher, bin/namereg.js, that passes one on) must not kill the process midway;
+    // resolving again does nothing. A stop that hangs is the supervisor's to end, with SIGKILL.
+    process.on("SIGINT", on("SIGINT"));
+    process.on("SIGTERM", on("SIGTERM"));
     // Started through `npx namereg …` or `npm start`, this process runs under npm (through `sh -c`), and npm does
     // not pass a SIGTERM on: a supervisor stopping npm would leave the API or the writer running unseen, holding
     // the writer lock. The launcher gone, shut down as on SIGTERM.

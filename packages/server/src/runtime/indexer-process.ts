@@ -10,6 +10,7 @@ import { RpcClient } from "../chain/rpc-client.ts";
 import type { Config } from "../config/index.ts";
 import { type AdvisoryLock, advisoryLockKey, type Database } from "../db/index.ts";
 import { FencedError, takeWriterEpoch } from "../db/writer-fence.ts";
+import { ChainIdentityError, verifyChainAtStart } from "../indexer/chain-identity.ts";
 import { type BatchInfo, type CoreContract, Indexer } from "../indexer/indexer.ts";
 import { readLegacyLabels } from "../indexer/legacy-labels.ts";
 import { progressReporter } from "./progress.ts";
@@ -95,6 +96,11 @@ export async function runIndexerProcess(opts: IndexerProcessOptions): Promise<vo
       );
     } catch (err) {
       if (signal.aborted) return;
+      if (err instanceof ChainIdentityError) {
+        // Nothing to wait out: only an operator can decide (a fresh database, or the right RPC). Said once.
+        logger.error({ reason: err.reason }, err.message);
+        throw err;
+      }
       if (err instanceof FencedError)
         logger.error({ err }, "another indexer took over as writer; standing by");
       else logger.warn({ err }, "indexer stopped by a database error; starting over");
@@ -119,6 +125,12 @@ async function writeWhileHolding(
   const stallTimeoutMs = database.kind === "postgres" ? config.database.writerStallTimeoutMs : undefined;
   const epoch = await takeWriterEpoch(database.db, stallTimeoutMs === undefined ? {} : { stallTimeoutMs });
   const rpc = new RpcClient(chain.rpcUrl);
+  // Not this mirror's chain (another network, a reset): stop writing, saying why (chain-identity.ts).
+  const identity = await verifyChainAtStart({
+    db: database.db,
+    rpc,
+    networkPassphrase: chain.networkPassphrase,
+  });
   const reporter = progressReporter({ logger });
   const indexer = new Indexer({
     db: database.db,
@@ -134,6 +146,7 @@ async function writeWhileHolding(
     concurrency: database.kind === "postgres" ? 2 : 1,
     changeRetentionMs: config.changes.retentionDays * 86_400_000,
     headPollMs: config.changes.headPollMs,
+    onHead: (head) => identity.observe(head),
     onBatch: (info) => {
       reporter(info);
       opts.onBatch?.(info);

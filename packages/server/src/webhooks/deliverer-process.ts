@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/index.ts";
 import type { Database } from "../db/index.ts";
 import { CHANGES_CHANNEL } from "../db/outbox.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { whileHoldingLock } from "../process/sole-holder.ts";
 import { WebhookDeliverer } from "./deliverer.ts";
 import { takeDelivererEpoch } from "./store.ts";
@@ -20,6 +21,8 @@ export interface DelivererProcessOptions {
   readonly signal: AbortSignal;
   /** How target host names are resolved; default the system's resolver. */
   readonly resolve?: Resolver;
+  /** Where this process counts its attempts (/metrics). */
+  readonly metrics?: ServiceMetrics;
 }
 
 /** Runs until the signal (or until the lock is lost). */
@@ -35,7 +38,8 @@ export async function runDelivererProcess(opts: DelivererProcessOptions): Promis
         epoch,
         ...(opts.resolve === undefined ? {} : { resolve: opts.resolve }),
         userAgent: `${config.serviceName}-webhooks`,
-        onError: (err) => logger.error({ err }, "webhook deliverer: a pass or an attempt failed; retrying"),
+        onError: (err) => logger.warn({ err }, "webhook deliverer: a pass or an attempt failed; retrying"),
+        ...(opts.metrics === undefined ? {} : { onAttempt: (a) => opts.metrics?.observeAttempt(a) }),
       });
       const subscription = await database.listen(CHANGES_CHANNEL, () => deliverer.changed(), {
         onReconnect: () => deliverer.changed(),

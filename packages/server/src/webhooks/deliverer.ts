@@ -7,6 +7,7 @@
 import type { Dispatcher } from "undici";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
+import { retryPause } from "../watchers/run-passes.ts";
 import { NamespaceRate } from "./rate.ts";
 import { webhookDispatcher } from "./safe-dispatcher.ts";
 import { verdictOf } from "./schedule.ts";
@@ -40,6 +41,11 @@ export interface DelivererDeps {
   readonly resolve?: Resolver;
   readonly userAgent?: string;
   readonly onError?: (error: unknown) => void;
+  /** Told of every recorded attempt: `delivered`, `retry` (failed, tried again later) or `failed` (given up). */
+  readonly onAttempt?: (attempt: {
+    readonly outcome: "delivered" | "retry" | "failed";
+    readonly durationMs: number;
+  }) => void;
 }
 
 export interface PassSummary {
@@ -136,22 +142,29 @@ export class WebhookDeliverer {
   async run(stop: AbortSignal): Promise<void> {
     const onAbort = () => this.#wake?.();
     stop.addEventListener("abort", onAbort);
+    // Failing passes in a row (the database away): the pause grows from the poll interval to a minute.
+    let failures = 0;
     try {
       while (!stop.aborted) {
         this.#woken = false;
         try {
           await this.pass();
+          failures = 0;
         } catch (error) {
+          failures++;
           this.#deps.onError?.(error);
           if (isFenced(error)) break;
         }
         if (stop.aborted || this.#woken) continue;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            // A notification can be missed (a reconnect); the poll fans out regardless.
-            this.#changes = true;
-            resolve();
-          }, this.#deps.settings.pollMs);
+          const timer = setTimeout(
+            () => {
+              // A notification can be missed (a reconnect); the poll fans out regardless.
+              this.#changes = true;
+              resolve();
+            },
+            retryPause(this.#deps.settings.pollMs, Math.max(1, failures)),
+          );
           this.#wake = () => {
             clearTimeout(timer);
             resolve();
@@ -228,6 +241,7 @@ export class WebhookDeliverer {
       },
       head.failingSince,
     );
+    this.#deps.onAttempt?.({ outcome: outcome.kind, durationMs: result.durationMs });
   }
 }
 

@@ -3,7 +3,7 @@
 // it runs), `pending` deliveries, and `disabledEndpoints`. Unknown before the first pass; lagging after 60 s and
 // down after 120 s without a pass, the rule the watchers share (watchers/watcher-state.ts). A receiver failing
 // is its owner's news (their delivery log), not the service's: it does not degrade the component.
-import { count, eq, isNotNull } from "drizzle-orm";
+import { count, eq, isNotNull, min } from "drizzle-orm";
 import { z } from "zod";
 import { webhookDeliverer, webhookDeliveries, webhookEndpoints } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
@@ -48,4 +48,20 @@ export async function delivererComponent(db: Db, now: Date): Promise<DelivererCo
   if (passAt === null) return { ...UNKNOWN_DELIVERER, ...counts };
   const age = cursorAgeSeconds(passAt, now);
   return { name: "Webhook deliverer", state: watcherState(age, 0), passAgeSeconds: age, ...counts };
+}
+
+/** Deliveries waiting and the age of the oldest (its lag), for /metrics (metrics/database-gauges.ts). */
+export async function readDeliveryBacklog(
+  db: Db,
+  now: Date,
+): Promise<{ pending: number; oldestPendingAgeSeconds: number }> {
+  const [row] = await db
+    .select({ n: count(), oldest: min(webhookDeliveries.createdAt) })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.state, "pending"));
+  const oldest = row?.oldest ?? null;
+  return {
+    pending: row?.n ?? 0,
+    oldestPendingAgeSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
+  };
 }

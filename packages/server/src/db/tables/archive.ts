@@ -88,6 +88,23 @@ export const indexerState = pgTable("indexer_state", {
 });
 
 /**
+ * Which chain this database mirrors (docs/operations.md "A different or reset chain"): the network passphrase and
+ * a ledger the writer has seen with its hash, moved forward as it follows. A writer pointed at another network,
+ * or at a chain that went backwards (its head below the mirror's, or a known ledger with another hash, as when a
+ * test network is reset), stops and records why here; /v1/status shows it. Re-checked at every writer start.
+ */
+export const chainIdentity = pgTable("chain_identity", {
+  id: integer("id").primaryKey().default(1),
+  networkPassphrase: text("network_passphrase"),
+  ledger: integer("ledger"),
+  ledgerHash: text("ledger_hash"),
+  checkedAt: tz("checked_at"),
+  /** Why the writer stopped; null while the chain is the one this database mirrors. */
+  refusedReason: text("refused_reason"),
+  refusedAt: tz("refused_at"),
+});
+
+/**
  * Fencing for the single writer: whoever takes the writer lock bumps `epoch`, and every batch transaction reads
  * the row FOR SHARE and aborts unless it still carries its own epoch. A writer that lost its lock without noticing
  * can therefore not commit once its successor has started (the bump waits for batches in flight).

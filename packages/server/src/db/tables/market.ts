@@ -15,6 +15,14 @@ export const paymentCursors = pgTable("payment_cursors", {
   cursor: text("cursor"),
   startLedger: integer("start_ledger").notNull(),
   polledAt: tz("polled_at"),
+  /**
+   * The ledgers the cursor needs that the RPC no longer holds (its retention moved past them): the watcher judges
+   * nothing until they are read, from an archive RPC (`namereg <escrow|billing> catch-up --rpc`) or from this RPC
+   * once it serves them again. Null while the cursor is inside the RPC's retention.
+   */
+  gapFromLedger: integer("gap_from_ledger"),
+  gapToLedger: integer("gap_to_ledger"),
+  gapSince: tz("gap_since"),
 });
 
 /** A namespace offered for sale. `pending_bond` → `active` (bond seen) → `sold` or `closed`. */

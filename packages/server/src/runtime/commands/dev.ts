@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
@@ -8,8 +9,11 @@ import {
   startNamingDevnet,
 } from "@namereg/devnet";
 import type { DemoWallet } from "../../api/plugins/demo-wallet.ts";
+import { redactUrl } from "../../config/database-url.ts";
 import type { Env } from "../../config/index.ts";
 import { DataDirInUseError, dataDirHolder } from "../../db/data-dir-claim.ts";
+import { openDatabase } from "../../db/database.ts";
+import { mirrorOf } from "../../indexer/chain-identity.ts";
 import { type DevFeatures, devFeatures } from "../dev-features.ts";
 import { seedDemo } from "../seed-demo.ts";
 import { seedDemoBilling } from "../seed-demo-billing.ts";
@@ -28,7 +32,13 @@ export async function devCommand(env: Env = process.env): Promise<void> {
     // Never wipe the database of a running process (another `namereg dev` on this DATA_DIR).
     const holder = await dataDirHolder(join(dataDir, "pglite"));
     if (holder !== null) throw new DataDirInUseError(join(dataDir, "pglite"), holder);
+    if (existsSync(join(dataDir, "pglite")))
+      console.error(
+        `namereg dev: starting clean: ${join(dataDir, "pglite")} is emptied on every run, since the devnet is new each time`,
+      );
     await rm(join(dataDir, "pglite"), { recursive: true, force: true });
+  } else if (env.DATABASE_URL !== "memory://") {
+    await refuseAMirror(env.DATABASE_URL);
   }
   // Fault injection stays off the public RPC port: its own listener on loopback (docs/operations.md, The devnet).
   const devnetAdminPort = Number(env.DEVNET_ADMIN_PORT ?? 8001);
@@ -84,12 +94,34 @@ export async function devCommand(env: Env = process.env): Promise<void> {
             `namereg dev: paying the demo subscriptions failed (${err instanceof Error ? err.message : err})`,
           );
         }
-        console.log(banner(url, devnet, features));
+        console.log(banner(url, devnet, features, env));
       },
       { demoWallet: demoWalletOf(devnet) },
     );
   } finally {
     await devnet.stop();
+  }
+}
+
+/**
+ * A database named by DATABASE_URL that already holds a mirror is refused: dev's devnet is a new chain on every
+ * run, and indexing it on top of another chain's rows would mix both (docs/operations.md "A different or reset
+ * chain"). Dev never empties a database it was pointed at; the operator does, or names an empty one.
+ */
+async function refuseAMirror(url: string): Promise<void> {
+  const database = await openDatabase({ url });
+  try {
+    await database.migrate();
+    const mirror = await mirrorOf(database.db);
+    if (mirror === null) return;
+    throw new Error(
+      `DATABASE_URL (${redactUrl(url)}) already holds a mirror (up to ledger ${mirror.processedLedger ?? "?"}` +
+        `${mirror.passphrase === null ? "" : ` of "${mirror.passphrase}"`}), and dev starts a new devnet, a ` +
+        "different chain, on every run. Give dev an empty database (e.g. `dropdb <name> && createdb <name>`, or " +
+        "a new database name), or leave DATABASE_URL unset to use DATA_DIR, which dev empties itself.",
+    );
+  } finally {
+    await database.close();
   }
 }
 
@@ -131,15 +163,20 @@ function reachableHost(host: string | undefined): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures): string {
+function banner(apiUrl: string, devnet: NamingDevnet, features: DevFeatures, env: Env): string {
   const api = apiUrl.replace("[::1]", "localhost");
+  // With METRICS_PORT, /metrics moved off the API's port (docs/operations.md "Metrics").
+  const metrics =
+    env.METRICS_PORT === undefined || env.METRICS_PORT === ""
+      ? `${api}/metrics`
+      : `http://${reachableHost(env.METRICS_HOST ?? env.HOST)}:${env.METRICS_PORT}/metrics`;
   return [
     "",
     `namereg dev is running`,
     `API                 ${api}   (status: ${api}/v1/status)`,
     `web app             ${api}/`,
     `API reference       ${api}/docs/   (OpenAPI 3.1: ${api}/openapi.json)`,
-    `metrics             ${api}/metrics`,
+    `metrics             ${metrics}`,
     describeDevnet(devnet),
     "",
     "try:",

@@ -2,7 +2,9 @@ import { runBillingWatcherProcess } from "../../billing/watcher-process.ts";
 import type { Env, Role } from "../../config/index.ts";
 import { waitForReplicaSchema } from "../../db/replica-schema.ts";
 import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
+import { ChainIdentityError } from "../../indexer/chain-identity.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
+import { listenForMetrics } from "../../process/metrics-listener.ts";
 import { openRuntime } from "../../process/runtime.ts";
 import { untilSignal } from "../../process/until-signal.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
@@ -27,35 +29,18 @@ export async function startCommand(
   const metrics = new ServiceMetrics();
   const { app, url } = await startApi(rt, metrics, extras);
   rt.logger.info({ url }, "API listening");
-  const indexing = runIndexerProcess({
-    config: rt.config,
-    database: rt.database,
-    logger: rt.logger,
-    signal,
-    onBatch: (info) => {
-      metrics.indexerEvents.inc(info.events);
-      metrics.indexerBatchDuration.observe(info.commitMs / 1000);
-      if (info.deadLettered > 0) metrics.indexerDeadLettered.inc(info.deadLettered);
+  const closeMetrics = await listenForMetrics(rt, metrics.registry);
+  const parts = { config: rt.config, database: rt.database, logger: rt.logger, signal, metrics };
+  // A writer that refuses the chain (docs/operations.md "A different or reset chain") has said why, in the log
+  // and in /v1/status, which this process goes on serving.
+  const indexing = runIndexerProcess({ ...parts, onBatch: (info) => metrics.observeBatch(info) }).catch(
+    (err: unknown) => {
+      if (!(err instanceof ChainIdentityError)) throw err;
     },
-  });
-  const escrow = runEscrowWatcherProcess({
-    config: rt.config,
-    database: rt.database,
-    logger: rt.logger,
-    signal,
-  });
-  const billing = runBillingWatcherProcess({
-    config: rt.config,
-    database: rt.database,
-    logger: rt.logger,
-    signal,
-  });
-  const webhooks = runDelivererProcess({
-    config: rt.config,
-    database: rt.database,
-    logger: rt.logger,
-    signal,
-  });
+  );
+  const escrow = runEscrowWatcherProcess(parts);
+  const billing = runBillingWatcherProcess(parts);
+  const webhooks = runDelivererProcess(parts);
   // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
   await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");
@@ -63,6 +48,7 @@ export async function startCommand(
   await escrow;
   await billing;
   await webhooks;
+  await closeMetrics();
   await app.close();
   await rt.database.close();
 }

@@ -12,6 +12,7 @@ import {
 } from "../../../../test/fixtures/routes.ts";
 import { STALE_AFTER_SECONDS } from "../../../db/coverage.ts";
 import type { ReplicaLagReading } from "../../../db/replica-lag.ts";
+import { chainIdentity, gaps } from "../../../db/tables.ts";
 import type { Database } from "../../../db/types.ts";
 import { buildApp } from "../../app.ts";
 import type { ChainHeadSource } from "../../chain-head.ts";
@@ -243,6 +244,36 @@ describe("GET /v1/status", () => {
     expect((await status({ chain: headAt(1020) })).body).toMatchObject({
       components: [{}, {}, { state: "lagging", deadLetters: 2 }],
     });
+  });
+
+  it("reports the indexer degraded while a coverage gap is recorded, keeping pace otherwise", async () => {
+    await resetIndexer(database, caughtUp);
+    await database.db.insert(gaps).values({
+      contractId: "C",
+      fromLedger: 10,
+      toLedger: 20,
+      reason: "outside the RPC's retention window",
+    });
+    expect((await status()).body).toMatchObject({
+      components: [{}, {}, { name: "Indexer", state: "degraded", ledger: 1000, lag: 2, deadLetters: 0 }],
+    });
+    await database.db.delete(gaps);
+  });
+
+  it("reports the indexer down with the reason while the writer refuses the chain", async () => {
+    await resetIndexer(database, caughtUp);
+    const reason =
+      "the chain went backwards: this mirror has seen ledger 1000, but the RPC's latest ledger is 50";
+    await database.db.insert(chainIdentity).values({ id: 1, refusedReason: reason, refusedAt: RECENT });
+    try {
+      expect((await status()).body).toMatchObject({
+        components: [{}, {}, { name: "Indexer", state: "down", ledger: 1000, reason }],
+      });
+    } finally {
+      await database.db.delete(chainIdentity);
+    }
+    expect((await status()).body).toMatchObject({ components: [{}, {}, { state: "operational" }] });
+    expect(((await status()).body as { components: object[] }).components[2]).not.toHaveProperty("reason");
   });
 
   it("reports an indexer that never ran as unknown", async () => {

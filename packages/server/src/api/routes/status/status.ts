@@ -38,6 +38,8 @@ const IndexerComponent = z.object({
   processedAt: z.iso.datetime().nullable(),
   /** Null only when the database could not be read: an unknown count is not zero. */
   deadLetters: z.number().int().nonnegative().nullable(),
+  /** Only while the writer refuses the chain it is pointed at: why, in words (docs/operations.md). */
+  reason: z.string().optional(),
 });
 
 const StatusResponse = z.object({
@@ -142,7 +144,8 @@ async function within<T, F>(work: Promise<T>, fallback: F): Promise<T | F> {
 /**
  * Rule 2: operational only while fresh and keeping pace. A stopped indexer is down (its progress goes stale);
  * one whose own RPC reads keep failing is degraded; one that trails the head, or whose own view of the head is
- * older than a few ledger closes, is lagging; one that keeps pace while events await an operator is degraded.
+ * older than a few ledger closes, is lagging; one that keeps pace while events await an operator, or with a
+ * coverage gap, is degraded. A writer that refuses the chain (another network, a reset) is down, saying why.
  */
 export function indexerComponent(
   snapshot: IndexerSnapshot | null,
@@ -162,6 +165,8 @@ export function indexerComponent(
     processedAt: snapshot.processedAt?.toISOString() ?? null,
     deadLetters: snapshot.deadLetters,
   };
+  const refusal = snapshot.chainRefusal ?? null;
+  if (refusal !== null) return { ...base, state: "down", ...fields, reason: refusal };
   const state = ((): IndexerState["state"] => {
     if (processed === null || snapshot.processedAt === null) return "unknown";
     if (!isFresh(snapshot.processedAt, now)) return "down";
@@ -173,7 +178,9 @@ export function indexerComponent(
       !isFresh(snapshot.headObservedAt, now, HEAD_STALE_AFTER_SECONDS)
     )
       return "lagging";
-    return snapshot.deadLetters > 0 ? "degraded" : "operational";
+    // Events await an operator, or a range of the chain is missing from the mirror (docs/operations.md
+    // "Retention gaps"): keeping pace, yet not whole.
+    return snapshot.deadLetters > 0 || snapshot.gaps.length > 0 ? "degraded" : "operational";
   })();
   return { ...base, state, ...fields };
 }
