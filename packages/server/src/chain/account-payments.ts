@@ -16,6 +16,10 @@ import {
   TransactionBuilder,
   type xdr,
 } from "@stellar/stellar-sdk";
+import { type OwnTransaction, ownTransaction } from "./account-transactions.ts";
+import { assetName, baseAccount, type MemoType, memoOf, txToid } from "./tx-parts.ts";
+
+export { baseAccount, txToid };
 
 /**
  * How the money arrived: a `payment` operation (the only kind a watcher judges on its own), a path payment, an
@@ -43,13 +47,15 @@ export interface AccountPayment {
   readonly asset: string;
   /** Base units (stroops for XLM). */
   readonly amount: bigint;
-  readonly memoType: "none" | "text" | "id" | "hash" | "return";
+  readonly memoType: MemoType;
   /** Hash and return memos as 64 lower-case hex; text as text; id as a decimal string. */
   readonly memo: string | null;
 }
 
 export interface PaymentsPage {
   readonly payments: AccountPayment[];
+  /** The account's own transactions in the page (chain/account-transactions.ts): what it sent. */
+  readonly own: OwnTransaction[];
   /** Cursor to continue from (store it with the payments). */
   readonly cursor: string;
   /** True when the page reached the RPC's latest ledger (nothing more to read now). */
@@ -63,39 +69,8 @@ export interface AccountPaymentsSource {
   readonly account: string;
   /** Transactions per getTransactions request (max 200 on a real RPC). */
   readonly pageSize?: number;
-}
-
-const TX_SHIFT = 12n;
-
-export function txToid(ledger: number, applicationOrder: number): string {
-  return ((BigInt(ledger) << 32n) | (BigInt(applicationOrder) << TX_SHIFT)).toString().padStart(19, "0");
-}
-
-/** G account of a G or M address. */
-export function baseAccount(address: string): string {
-  if (StrKey.isValidMed25519PublicKey(address)) {
-    return StrKey.encodeEd25519PublicKey(StrKey.decodeMed25519PublicKey(address).subarray(0, 32));
-  }
-  return address;
-}
-
-function assetName(asset: Asset): string {
-  return asset.isNative() ? "native" : `${asset.getCode()}:${asset.getIssuer()}`;
-}
-
-function memoOf(tx: Transaction): Pick<AccountPayment, "memoType" | "memo"> {
-  const memo = tx.memo;
-  switch (memo.type) {
-    case "hash":
-    case "return":
-      return { memoType: memo.type, memo: Buffer.from(memo.value as Buffer).toString("hex") };
-    case "text":
-      return { memoType: "text", memo: Buffer.from(memo.value as Buffer | string).toString("utf8") };
-    case "id":
-      return { memoType: "id", memo: String(memo.value) };
-    default:
-      return { memoType: "none", memo: null };
-  }
+  /** Also read the account's own transactions (what it sent): the escrow's payouts. */
+  readonly own?: boolean;
 }
 
 /** The operation results of a successful transaction (inside a fee bump, the inner transaction's). */
@@ -293,8 +268,15 @@ export async function readPaymentsPage(
   const payments = response.transactions.flatMap((info) =>
     paymentsIn(info, source.account, source.networkPassphrase),
   );
+  const own =
+    source.own === true
+      ? response.transactions.flatMap(
+          (info) => ownTransaction(info, source.account, source.networkPassphrase) ?? [],
+        )
+      : [];
   return {
     payments,
+    own,
     cursor: response.cursor,
     atHead: response.transactions.length < limit,
     latestLedger: response.latestLedger,

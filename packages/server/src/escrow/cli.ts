@@ -8,12 +8,14 @@ import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { CommandIo } from "../process/command-io.ts";
 import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
+import { untilSignal } from "../process/until-signal.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
+import type { ChainAudit } from "./chain-audit.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { registerEscrowGauges } from "./metrics.ts";
 import { listParked, ReleaseError, reconcile, refundParked, releaseParked } from "./operator.ts";
 import { ESCROW_CURSOR } from "./status.ts";
-import { storeEscrowPayments } from "./watcher.ts";
+import { storeEscrowPayments, storeEscrowTransactions } from "./watcher.ts";
 import { ESCROW_WATCHER_VARIABLES, runEscrowWatcherProcess } from "./watcher-process.ts";
 
 export const ESCROW_USAGE = `usage: namereg escrow <command>
@@ -28,7 +30,10 @@ export const ESCROW_USAGE = `usage: namereg escrow <command>
                                            pay fees out of the escrow (at most what is available, at least 1 XLM);
                                            --all instead of --amount takes everything available. The id names
                                            the withdrawal: the same id again never pays twice
-  reconcile                                escrow balance on chain vs what it holds and owes; exit 1 on a mismatch
+  reconcile                                escrow balance on chain vs what it holds and owes, and every payment
+                                           of the escrow key on chain no obligation explains; exit 1 on either
+  catch-up --rpc <url>                     read the watcher's retention gap (its cursor fell out of RPC_URL's
+                                           retention) from an RPC that still holds those ledgers; exit 1 if not
   watch                                    run the escrow watcher only; needs
                                            ${ESCROW_WATCHER_VARIABLES.join(", ")}`;
 
@@ -88,6 +93,7 @@ export async function escrowCommand(args: readonly string[], io: CommandIo): Pro
         account: (config) => config.market.escrowAccount,
         accountVariable: "ESCROW_ACCOUNT",
         store: storeEscrowPayments,
+        storeOwn: storeEscrowTransactions,
       },
       rest,
       io,
@@ -164,7 +170,9 @@ export async function escrowCommand(args: readonly string[], io: CommandIo): Pro
     line("fees held", r.fees);
     line("required", r.required);
     line("float (balance - required)", r.float);
-    io.out(r.ok ? "reconciled" : "MISMATCH: the escrow holds less than it owes");
+    printChainAudit(r.chain, io);
+    if (r.float < 0n) io.out("MISMATCH: the escrow holds less than it owes");
+    if (r.ok) io.out("reconciled");
     return r.ok ? 0 : 1;
   } catch (err) {
     if (err instanceof ReleaseError || err instanceof FeeWithdrawalError) {
@@ -175,6 +183,35 @@ export async function escrowCommand(args: readonly string[], io: CommandIo): Pro
   } finally {
     await rt.database.close();
   }
+}
+
+/** The chain's side: every payment of the escrow key the database does not explain, or explains twice. */
+function printChainAudit(chain: ChainAudit, io: CommandIo): void {
+  const through = chain.throughLedger === null ? "nothing read yet" : `through ledger ${chain.throughLedger}`;
+  io.out(
+    `${"escrow payments on chain".padEnd(28)} ${String(chain.payments).padStart(22)}     (${through})`,
+  );
+  for (const u of chain.unexplained) {
+    const moved = u.moves
+      .map((m) =>
+        m.amount === null
+          ? `${m.type}${m.destination === null ? "" : ` → ${m.destination}`}`
+          : `${m.asset === "native" ? `${stroopsToXlm(BigInt(m.amount))} XLM` : `${m.amount} ${m.asset}`} → ${m.destination}`,
+      )
+      .join(", ");
+    io.out(
+      `UNEXPLAINED ${u.txHash}  ledger ${u.ledger}  ${moved}  memo ${u.memoType}${u.memo === null ? "" : ` ${u.memo}`}`,
+    );
+  }
+  for (const t of chain.paidTwice) io.out(`PAID TWICE ${t.obligation}: ${t.txHashes.join(", ")}`);
+  if (chain.unexplained.length > 0)
+    io.out(
+      `MISMATCH: ${chain.unexplained.length} payment(s) of the escrow on chain that no obligation of this database explains. ` +
+        "After a restore, let the watcher read the chain again and reconcile again (it finds its payouts by their memo); " +
+        "otherwise stop the watcher and investigate: something else used the escrow key, or the database lost a decision",
+    );
+  if (chain.paidTwice.length > 0)
+    io.out(`MISMATCH: ${chain.paidTwice.length} obligation(s) paid more than once on chain`);
 }
 
 /** One figure of the books: its label, then the amount in XLM right-aligned. */

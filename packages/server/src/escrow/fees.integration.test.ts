@@ -1,6 +1,7 @@
 // The operator takes the marketplace fee out of the escrow (docs/market.md "Fees"): `namereg escrow withdraw-fees`
 // and `fees` as the operator runs them (in this process, through the command's entry) on the watcher's PostgreSQL, the withdrawal paid by the escrow watcher on the
 // devnet; every amount is checked as a balance on chain and against `reconcile`.
+import { createHash } from "node:crypto";
 import { applyBps } from "@namereg/protocol";
 import { Keypair, TransactionBuilder } from "@stellar/stellar-sdk";
 import { eq, sql } from "drizzle-orm";
@@ -137,8 +138,11 @@ describe("namereg escrow withdraw-fees", { timeout: BACKSTOP_MS }, () => {
     expect(paid).toMatchObject({ state: "paid", purpose: "fee_withdrawal", amount: xlm("1.5") });
     const networkFee = await feeCharged(paid?.txHash ?? null);
     const sent = TransactionBuilder.fromXDR(paid?.envelope ?? "", h.devnet.networkPassphrase);
-    const memo = "memo" in sent ? sent.memo.value : null;
-    expect(memo === null ? null : Buffer.from(memo).toString()).toBe("namereg escrow fees");
+    // A hash memo of the obligation's id: the chain says which obligation the payment paid (docs/market.md).
+    expect("memo" in sent ? sent.memo.type : null).toBe("hash");
+    expect("memo" in sent ? Buffer.from(sent.memo.value as Buffer).toString("hex") : null).toBe(
+      createHash("sha256").update("fee:2026-06").digest("hex"),
+    );
     expect((await h.balance(treasury.publicKey())) - treasuryBefore).toBe(xlm("1.5"));
     expect((await h.balance(h.escrow.publicKey())) - escrowBefore).toBe(-xlm("1.5") - networkFee);
 

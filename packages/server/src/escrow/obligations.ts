@@ -2,6 +2,7 @@
 // `<payment id>:<purpose>`, so replaying a verdict (after a crash between deciding and committing, or twice by
 // mistake) can never create a second obligation for the same money. The operator's fee withdrawals are the one
 // kind no payment causes: `fee:<request id>` (fees.ts), idempotent by the id the operator gives.
+import { createHash } from "node:crypto";
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 
@@ -17,10 +18,20 @@ export const PURPOSES = [
 ] as const;
 export type Purpose = (typeof PURPOSES)[number];
 
-/** The text memo of a payout (28 bytes at most): says what the escrow paid, so a recipient can tell. */
-export function payoutMemo(purpose: string): string {
-  return `namereg escrow ${purpose === "fee_withdrawal" ? "fees" : purpose}`.slice(0, 28);
+/**
+ * The hash memo every payout carries: sha256 of its obligation id (`<payment id>:<purpose>`, `fee:<id>`,
+ * `…:release`), so the escrow's own transactions on chain say which obligation each one paid. That is what lets a
+ * watcher whose database was restored from before a payout find the payout instead of paying again, and lets
+ * `reconcile` name every payment the database does not explain (docs/market.md "Guarantees"). A text memo of the
+ * purpose could not do it (one purpose, many payouts). The receiver can check it: the sha256 of
+ * `<its payment's tx hash>:<op index>:<purpose>` is the memo of what the escrow sent back for that payment.
+ */
+export function payoutMemoHash(obligationId: string): Buffer {
+  return createHash("sha256").update(obligationId, "utf8").digest();
 }
+
+/** payoutMemoHash as 64 lower-case hex, as the payment stream stores hash memos. */
+export const payoutMemoHex = (obligationId: string): string => payoutMemoHash(obligationId).toString("hex");
 
 export interface Obligation {
   readonly paymentId: string;

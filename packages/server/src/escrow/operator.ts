@@ -8,6 +8,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { PaymentKind } from "../chain/account-payments.ts";
 import { marketPayments, marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
+import { auditChain, type ChainAudit } from "./chain-audit.ts";
 import { feeBook } from "./fees.ts";
 
 export interface ParkedItem {
@@ -229,6 +230,9 @@ export interface Reconciliation {
   readonly required: bigint;
   /** balance − required: the operator's float (reserve and network fees); negative is a mismatch. */
   readonly float: bigint;
+  /** The escrow's payments on chain held against the obligations (chain-audit.ts). */
+  readonly chain: ChainAudit;
+  /** The float is not negative, and every payment on chain is explained once. */
   readonly ok: boolean;
 }
 
@@ -240,8 +244,13 @@ const sum = (values: readonly (bigint | null)[]) => values.reduce<bigint>((a, v)
  * still holds (earned − withdrawn, fees.ts). A fee withdrawal moves its amount from the fees to `owed` (or
  * `parked`) when it is written and out of the balance when paid, so the float stays the same throughout. A signed
  * payout already applied on chain is not owed any more, so its hash is looked up rather than trusted from the row.
+ * And every payment the escrow key made on chain must be explained by one obligation (chain-audit.ts): the balance
+ * alone cannot see a payout the database forgot (a restore), since the float absorbs it.
  */
 export async function reconcile(db: Db, server: rpc.Server, escrow: string): Promise<Reconciliation> {
+  // The chain's payments first, then the books: see chain-audit.ts.
+  const { passphrase } = await server.getNetwork();
+  const chain = await auditChain(db, { server, networkPassphrase: passphrase, account: escrow });
   // The fees first and the balance last: whatever the watcher or an operator command does meanwhile is then
   // counted twice (a withdrawal written in between: held and owed; a payout paid in between: owed, and gone from
   // the balance), never missed, so a race can only understate the float.
@@ -289,6 +298,7 @@ export async function reconcile(db: Db, server: rpc.Server, escrow: string): Pro
     fees,
     required,
     float,
-    ok: float >= 0n,
+    chain,
+    ok: float >= 0n && chain.unexplained.length === 0 && chain.paidTwice.length === 0,
   };
 }

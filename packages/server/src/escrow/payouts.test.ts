@@ -79,6 +79,7 @@ describe("sendPayouts over send-by-hash", () => {
     now: () => new Date(),
     settle: extra.settle ?? (async () => {}),
     attempts: 5,
+    catchUp: async () => 0,
     ...(extra.budgetMs === undefined ? {} : { budgetMs: extra.budgetMs }),
   });
 

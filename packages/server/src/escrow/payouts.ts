@@ -9,11 +9,13 @@ import { stroopsToXlm } from "@namereg/protocol";
 import {
   Account,
   Asset,
+  type FeeBumpTransaction,
   type Keypair,
   Memo,
   Operation,
   rpc,
   TimeoutInfinite,
+  type Transaction,
   TransactionBuilder,
   type xdr,
 } from "@stellar/stellar-sdk";
@@ -21,7 +23,14 @@ import { and, asc, eq } from "drizzle-orm";
 import { type FinalResponse, hashOf, sendByHash } from "../chain/send-by-hash.ts";
 import { marketPayouts } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
-import { payoutMemo } from "./obligations.ts";
+import { payoutMemoHash } from "./obligations.ts";
+import {
+  conflictingPayout,
+  type EscrowTransaction,
+  escrowSequence,
+  payoutMismatch,
+  payoutOnChain,
+} from "./paid-on-chain.ts";
 
 /** Two base reserves (0.5 XLM each): the least a payment can create an account with. */
 export const MIN_ACCOUNT_BALANCE = 10_000_000n;
@@ -45,6 +54,12 @@ export interface PayoutSender {
   readonly attempts?: number;
   /** Wall time those polls may take in all, in ms (default 30 s): a poll the RPC holds open cannot stretch it. */
   readonly budgetMs?: number;
+  /**
+   * Reads the escrow's new transactions from the chain into `market_escrow_transactions` (the watcher's ingest)
+   * and returns the ledger through which they are all stored: nothing new is signed before it reaches the ledger
+   * the escrow's sequence number was read at (paid-on-chain.ts).
+   */
+  readonly catchUp: () => Promise<number>;
   /** Test hook: called at the named points of a send, to crash there. */
   readonly checkpoint?: (point: "signed" | "sent") => Promise<void>;
   /** Told of every obligation that was paid or parked (the watcher process logs them at info / warn). */
@@ -125,6 +140,7 @@ export async function sendPayouts(s: PayoutSender): Promise<number> {
       .limit(1);
     if (payout === undefined) return finished;
     const signed = await sign(s, payout);
+    if (signed === "wait") return finished;
     if (signed === null) {
       finished++;
       continue;
@@ -136,8 +152,27 @@ export async function sendPayouts(s: PayoutSender): Promise<number> {
   }
 }
 
-/** Builds and stores the obligation's one envelope; null when it was parked instead. */
-async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
+/**
+ * Builds and stores the obligation's one envelope; null when it was found paid on chain or parked instead; "wait"
+ * when the escrow's transactions are not read far enough to tell (the next pass tries again).
+ */
+async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null | "wait"> {
+  // The chain first (paid-on-chain.ts): the sequence number, then the escrow's transactions up to where it was read.
+  const source = await escrowSequence(s.server, s.escrow.publicKey());
+  if ((await s.catchUp()) < source.ledger) return "wait";
+  const found = await payoutOnChain(s.db, payout.id);
+  if (found !== null) return foundOnChain(s, payout, found);
+  const conflict = await conflictingPayout(s.db, payout);
+  if (conflict !== null) {
+    await park(
+      s,
+      payout,
+      "pending",
+      `the chain shows this payment already paid out as ${conflict.obligation} (${conflict.tx.txHash}): ` +
+        "the database judged it otherwise (restored from before a listing or an intent?); decide by hand",
+    );
+    return null;
+  }
   const destinationExists = await accountExists(s.server, payout.destination);
   if (!destinationExists && payout.amount < MIN_ACCOUNT_BALANCE) {
     await park(
@@ -148,7 +183,6 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
     );
     return null;
   }
-  const source = await s.server.getAccount(s.escrow.publicKey());
   const op = destinationExists
     ? Operation.payment({
         destination: payout.destination,
@@ -161,12 +195,12 @@ async function sign(s: PayoutSender, payout: Payout): Promise<Payout | null> {
       });
   // No time bound: the stored envelope stays valid until its sequence number is used, so re-sending it after a
   // crash is always possible and a second envelope is never needed.
-  const tx = new TransactionBuilder(new Account(source.accountId(), source.sequenceNumber()), {
+  const tx = new TransactionBuilder(new Account(s.escrow.publicKey(), source.sequence), {
     fee: PAYOUT_FEE,
     networkPassphrase: s.networkPassphrase,
   })
     .addOperation(op)
-    .addMemo(Memo.text(payoutMemo(payout.purpose)))
+    .addMemo(Memo.hash(payoutMemoHash(payout.id)))
     .setTimeout(TimeoutInfinite)
     .build();
   tx.sign(s.escrow);
@@ -201,11 +235,26 @@ async function deliver(s: PayoutSender, payout: Payout): Promise<"paid" | "parke
   switch (sent.status) {
     case "final":
       return record(s, payout, finalOf(sent.response));
-    case "refused":
-      // Refused before reaching a ledger (e.g. a sequence number already used by another transaction of the
-      // escrow key): this envelope can never apply, so the operator decides.
-      await park(s, payout, "signed", `refused by the network: ${txCode(sent.response.errorResult)}`);
+    case "refused": {
+      const code = txCode(sent.response.errorResult);
+      // Refused before reaching a ledger. Once the escrow's sequence number has passed the envelope's, it can never
+      // apply: another transaction took its number — an envelope of this obligation signed before a restore and
+      // still queued, or this one applied where the look-up by hash did not see it. The obligation goes back to
+      // pending, and the look-up before signing (by memo, on chain) finds it paid or signs it again.
+      if (BigInt((await escrowSequence(s.server, s.escrow.publicKey())).sequence) >= BigInt(sequenceOf(tx))) {
+        await update(s.db, payout, "signed", {
+          state: "pending",
+          envelope: null,
+          txHash: null,
+          note: `envelope ${txHash} refused (${code}) after its sequence number was used; looked up on chain again`,
+          updatedAt: s.now(),
+        });
+        return "unknown";
+      }
+      // Refused for what the envelope is (a bad signature, too little balance): the operator decides.
+      await park(s, payout, "signed", `refused by the network: ${code}`);
       return "parked";
+    }
     case "try_again_later":
     case "pending":
       return "unknown";
@@ -230,3 +279,29 @@ async function record(s: PayoutSender, payout: Payout, outcome: Final): Promise<
   await park(s, payout, "signed", `failed on chain in ledger ${outcome.ledger}: ${outcome.code}`);
   return "parked";
 }
+
+/** Records the obligation paid by the escrow transaction found on chain with its memo (or parked, if that failed). */
+async function foundOnChain(s: PayoutSender, payout: Payout, found: EscrowTransaction): Promise<null> {
+  if (!found.successful) {
+    await park(
+      s,
+      payout,
+      "pending",
+      `failed on chain in ledger ${found.ledger} (${found.txHash}, found by its memo)`,
+    );
+    return null;
+  }
+  const mismatch = payoutMismatch(found, payout);
+  await update(s.db, payout, "pending", {
+    state: "paid",
+    envelope: found.envelope,
+    txHash: found.txHash,
+    paidLedger: found.ledger,
+    note: `found paid on chain by its memo${mismatch === null ? "" : `: ${mismatch}`}`,
+    updatedAt: s.now(),
+  });
+  return null;
+}
+
+const sequenceOf = (tx: Transaction | FeeBumpTransaction): string =>
+  "innerTransaction" in tx ? tx.innerTransaction.sequence : tx.sequence;

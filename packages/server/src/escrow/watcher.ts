@@ -4,7 +4,8 @@
 
 import type { Keypair, rpc } from "@stellar/stellar-sdk";
 import type { AccountPayment, AccountPaymentsSource } from "../chain/account-payments.ts";
-import { marketPayments } from "../db/tables.ts";
+import type { OwnTransaction } from "../chain/account-transactions.ts";
+import { marketEscrowTransactions, marketPayments } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import { processedLedger } from "../watchers/indexer-progress.ts";
 import { type IngestResult, ingestPayments } from "../watchers/payment-ingest.ts";
@@ -47,6 +48,17 @@ export async function storeEscrowPayments(tx: Db, payments: readonly AccountPaym
     .onConflictDoNothing();
 }
 
+/**
+ * Stores what the escrow sent, with the payments and the cursor (the watcher's and catch-up's): the payouts' look-up
+ * before signing and `reconcile` read it (paid-on-chain.ts).
+ */
+export async function storeEscrowTransactions(tx: Db, own: readonly OwnTransaction[]) {
+  await tx
+    .insert(marketEscrowTransactions)
+    .values([...own])
+    .onConflictDoNothing();
+}
+
 export interface PassResult {
   readonly payments: number;
   readonly decided: number;
@@ -65,6 +77,7 @@ export class EscrowWatcher {
       server: options.server,
       networkPassphrase: options.networkPassphrase,
       account: options.escrow.publicKey(),
+      own: true,
       ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
     };
   }
@@ -80,6 +93,7 @@ export class EscrowWatcher {
       now: this.#now,
       ...(this.#o.maxPages === undefined ? {} : { maxPages: this.#o.maxPages }),
       store: (tx, payments) => storeEscrowPayments(tx, payments, this.#now()),
+      storeOwn: storeEscrowTransactions,
       what: "escrow watcher",
       recovery: ESCROW_CATCH_UP,
     });
@@ -117,6 +131,10 @@ export class EscrowWatcher {
       now: this.#now,
       settle: o.settle ?? (() => new Promise((r) => setTimeout(r, 1000))),
       ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
+      catchUp: async () => {
+        const read = await this.ingest();
+        return read.throughLedger;
+      },
       ...(o.checkpoint === undefined ? {} : { checkpoint: o.checkpoint }),
       ...(o.onPayout === undefined ? {} : { onOutcome: o.onPayout }),
     });

@@ -3,6 +3,7 @@
 
 import { parseArgs } from "node:util";
 import type { AccountPayment } from "../chain/account-payments.ts";
+import type { OwnTransaction } from "../chain/account-transactions.ts";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
@@ -20,6 +21,8 @@ export interface CatchUpTarget {
   readonly account: (config: Config) => string | null;
   readonly accountVariable: string;
   readonly store: (tx: Db, payments: readonly AccountPayment[], now: Date) => Promise<void>;
+  /** What the account itself sent (the escrow's payouts, for its look-up on chain), stored the same way. */
+  readonly storeOwn?: (tx: Db, own: readonly OwnTransaction[]) => Promise<void>;
 }
 
 export async function catchUpCommand(
@@ -48,7 +51,8 @@ export async function catchUpCommand(
       what: target.what,
       now: () => new Date(),
       store: (tx, payments) => target.store(tx, payments, new Date()),
-      source: { server: rpcServer(rpcUrl), networkPassphrase, account },
+      ...(target.storeOwn === undefined ? {} : { storeOwn: target.storeOwn }),
+      source: { server: rpcServer(rpcUrl), networkPassphrase, account, own: target.storeOwn !== undefined },
     });
     const { line, ok } = describeCatchUp(target.what, result);
     io.out(line);

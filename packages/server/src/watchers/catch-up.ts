@@ -21,7 +21,7 @@ export type CatchUpResult =
     };
 
 export async function catchUpPayments(
-  o: Pick<IngestOptions, "db" | "cursorName" | "now" | "store" | "what"> & {
+  o: Pick<IngestOptions, "db" | "cursorName" | "now" | "store" | "storeOwn" | "what"> & {
     /** The archive RPC's source (the watcher's account on it). */
     readonly source: AccountPaymentsSource;
   },

@@ -7,6 +7,7 @@ import {
   type AccountPaymentsSource,
   readPaymentsPage,
 } from "../chain/account-payments.ts";
+import type { OwnTransaction } from "../chain/account-transactions.ts";
 import { chainIdentity, paymentCursors } from "../db/tables.ts";
 import type { Db } from "../db/types.ts";
 import {
@@ -70,6 +71,11 @@ export interface IngestOptions {
   readonly maxPages?: number;
   /** Stores a page's payments inside the transaction that advances the cursor (idempotently: keyed by id). */
   readonly store: (tx: Db, payments: readonly AccountPayment[]) => Promise<void>;
+  /**
+   * Stores the account's own transactions of a page (what it sent) in the same transaction, idempotently (keyed
+   * by hash); a consumer whose account sends nothing leaves it out.
+   */
+  readonly storeOwn?: (tx: Db, own: readonly OwnTransaction[]) => Promise<void>;
   /** The watcher, in messages ("escrow watcher"). */
   readonly what: string;
   /** What an operator runs when the cursor falls out of the RPC's retention (the catch-up command). */
@@ -83,6 +89,8 @@ export interface IngestResult {
   readonly count: number;
   /** Every payment to the account up to this ledger has been stored (by this call or earlier ones). */
   readonly throughLedger: number;
+  /** The last page read reached the chain head: nothing more to read now. */
+  readonly atHead: boolean;
 }
 
 /** The ledger of a getTransactions cursor (a TOID: the ledger sequence in its high 32 bits). */
@@ -109,18 +117,20 @@ export async function ingestPayments(o: IngestOptions): Promise<IngestResult> {
     const clearGap = stored.gapFromLedger != null && o.untilLedger === undefined;
     await o.db.transaction(async (tx) => {
       if (read.payments.length > 0) await o.store(tx, read.payments);
+      if (read.own.length > 0 && o.storeOwn !== undefined) await o.storeOwn(tx, read.own);
       await savePaymentCursor(tx, o.cursorName, read.cursor, polledAt);
       if (clearGap) await clearCursorGap(tx, o.cursorName);
     });
     count += read.payments.length;
     stored = { ...stored, cursor: read.cursor, gapFromLedger: clearGap ? null : stored.gapFromLedger };
-    if (read.atHead) return { count, throughLedger: read.latestLedger };
+    if (read.atHead) return { count, throughLedger: read.latestLedger, atHead: true };
     through = cursorLedger(read.cursor) - 1;
-    if (o.untilLedger !== undefined && through >= o.untilLedger) return { count, throughLedger: through };
+    if (o.untilLedger !== undefined && through >= o.untilLedger)
+      return { count, throughLedger: through, atHead: false };
   }
   await touchPaymentCursor(o.db, o.cursorName, o.now());
   // Stopped mid-backlog: the cursor's own ledger may hold transactions not read yet.
-  return { count, throughLedger: through };
+  return { count, throughLedger: through, atHead: false };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Marketplace escrow (docs/market.md): payment cursors, listings, intents, payments, payouts and sales.
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { OwnMove } from "../../chain/account-transactions.ts";
 import { tz, u64 } from "./columns.ts";
 
 /**
@@ -140,6 +141,32 @@ export const marketPayouts = pgTable(
     updatedAt: tz("updated_at").notNull().defaultNow(),
   },
   (t) => [index("market_payouts_state_idx").on(t.state, t.createdAt)],
+);
+
+/**
+ * Every transaction the escrow key signed, as the watcher read it from the chain (chain/account-transactions.ts),
+ * stored with the payments and the cursor that read it, so the rows always cover the chain up to the cursor. Each
+ * payout carries the hash memo of its obligation id (escrow/obligations.ts): before signing an obligation, the
+ * watcher looks here for a payout already made for it (by a life of the database a restore erased); `reconcile`
+ * names every row no obligation explains.
+ */
+export const marketEscrowTransactions = pgTable(
+  "market_escrow_transactions",
+  {
+    txHash: text("tx_hash").primaryKey(),
+    ledger: integer("ledger").notNull(),
+    toid: text("toid").notNull(),
+    closedAt: tz("closed_at").notNull(),
+    successful: boolean("successful").notNull(),
+    sequence: text("sequence").notNull(),
+    memoType: text("memo_type").notNull(),
+    memo: text("memo"),
+    feeCharged: u64("fee_charged").notNull(),
+    paidFee: boolean("paid_fee").notNull(),
+    envelope: text("envelope").notNull(),
+    moves: jsonb("moves").$type<OwnMove[]>().notNull(),
+  },
+  (t) => [index("market_escrow_transactions_memo_idx").on(t.memo)],
 );
 
 /** Escrow-settled sales (GET /v1/market/history/{node}). */
