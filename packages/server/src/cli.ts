@@ -37,7 +37,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const { migrateCommand } = await import("./runtime/commands/migrate.ts");
     return { run: () => migrateCommand() };
   },
-  devnet: async () => ({ run: (await import("@namereg/devnet")).runDevnetCli }),
+  devnet: async () => {
+    const { runDevnetCli } = await import("@namereg/devnet");
+    const { untilSignal } = await import("./runtime/commands/until-signal.ts");
+    // Under `npx namereg devnet` the launcher exiting is the stop signal npm does not pass on.
+    return { run: (args: string[]) => runDevnetCli(args, process.env, untilSignal().done) };
+  },
   escrow: async () => {
     const m = await import("./escrow/cli.ts");
     return { run: m.escrowCommand, usage: m.ESCROW_USAGE };
