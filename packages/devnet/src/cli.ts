@@ -54,7 +54,15 @@ export function describeDevnet(devnet: NamingDevnet): string {
   return lines.join("\n");
 }
 
-export async function runDevnetCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/**
+ * `stopWhen`: a further reason to stop besides SIGINT and SIGTERM — `namereg devnet` passes its launcher
+ * exiting (npm does not pass a SIGTERM on to what `npx` started).
+ */
+export async function runDevnetCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  stopWhen?: Promise<unknown>,
+): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -105,6 +113,7 @@ export async function runDevnetCli(argv: string[], env: NodeJS.ProcessEnv = proc
     const stop = () => resolve();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    stopWhen?.then(stop, stop);
   });
   await devnet.stop();
 }

@@ -38,8 +38,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   devnet: async () => {
     const { runDevnetCli } = await import("@namereg/devnet");
-    // The devnet runs until its process is signalled, and speaks for itself on the process's streams.
-    return { run: (args, io) => runDevnetCli(args, io.env).then(() => 0) };
+    // The devnet runs until its stop (SIGINT/SIGTERM or, under `npx namereg devnet`, its launcher exiting: npm does
+    // not pass a SIGTERM on) and speaks for itself on the process's streams.
+    return { run: (args, io) => runDevnetCli(args, io.env, io.untilStopped().done).then(() => 0) };
   },
   escrow: async () => {
     const m = await import("./escrow/cli.ts");

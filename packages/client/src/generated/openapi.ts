@@ -238,6 +238,13 @@ export interface paths {
                                 passAgeSeconds: number | null;
                                 pending: number | null;
                                 disabledEndpoints: number | null;
+                            } | {
+                                /** @enum {string} */
+                                name: "Rate limits";
+                                /** @enum {string} */
+                                state: "operational" | "degraded";
+                                /** @enum {string} */
+                                store: "redis" | "process";
                             })[];
                         };
                     };

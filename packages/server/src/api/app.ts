@@ -30,7 +30,7 @@ import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
 import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
 import { registerWebPage, webPageNotFound } from "./plugins/web.ts";
-import { connectRedis } from "./redis.ts";
+import { closeRedis, connectRedis } from "./redis.ts";
 import { OneLinePerRequest } from "./request-log.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
 import type { ResolveCacheOptions } from "./resolve-cache.ts";
@@ -67,6 +67,7 @@ import { statusRoutes } from "./routes/status/status.ts";
 import { streamRoutes } from "./routes/stream/stream.ts";
 import { subnameRoutes } from "./routes/subnames/subnames.ts";
 import { webhookRoutes } from "./routes/webhooks/webhooks.ts";
+import { SharedLimits } from "./shared-limits.ts";
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -178,10 +179,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     let redis = deps.redis ?? null;
     if (deps.redis === undefined && config.redisUrl !== null) {
       const owned = await connectRedis(config.redisUrl, app.log);
-      app.addHook("onClose", async () => {
-        await owned.quit();
-      });
+      app.addHook("onClose", () => closeRedis(owned, config.rateLimit.redisTimeoutMs));
       redis = owned;
+    }
+    const shared =
+      redis === null
+        ? null
+        : new SharedLimits(redis, { timeoutMs: config.rateLimit.redisTimeoutMs, log: app.log });
+    if (shared !== null) {
+      app.addHook("onClose", async () => shared.close());
+      await shared.calibrate();
     }
 
     // Before any route: each declares its errors and limit group in its options, which the readers below take.
@@ -189,7 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await registerCors(app);
     const localLimit = await registerRateLimit(app, {
       perMinute: config.rateLimit.perMinute,
-      redis,
+      shared,
       keyPrefix: deps.rateLimitKeyPrefix ?? `${config.serviceName}:ratelimit:`,
     });
     installRouteLimits(app, {
@@ -211,7 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };
     const resolution = await resolutionServicesOf(app, { ...base, cache: deps.resolveCache ?? {} });
-    const routeDeps: RouteDeps = { ...base, resolution };
+    const routeDeps: RouteDeps = { ...base, resolution, ...(shared === null ? {} : { rateLimits: shared }) };
     const metrics = config.metricsEnabled ? (deps.metrics ?? new ServiceMetrics()) : null;
     if (metrics !== null) {
       registerMetrics(app, {

@@ -6,6 +6,7 @@ import type { Config } from "../config/index.ts";
 import type { Database } from "../db/types.ts";
 import type { ChainHeadSource } from "./chain-head.ts";
 import type { ResolutionServices } from "./resolution-services.ts";
+import type { SharedLimits } from "./shared-limits.ts";
 
 export interface RouteDeps {
   readonly config: Config;
@@ -18,6 +19,8 @@ export interface RouteDeps {
   readonly now: () => Date;
   /** The resolve cache, resolution counter and expiry clock, shared by every area that resolves names. */
   readonly resolution: ResolutionServices;
+  /** The shared rate limits' health (REDIS_URL set), for their status component; undefined: counted per process. */
+  readonly rateLimits?: Pick<SharedLimits, "component">;
   /** Polling of submitted transactions; default that of submitSigned. */
   readonly submit?: SubmitOptions;
 }

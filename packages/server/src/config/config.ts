@@ -79,6 +79,8 @@ export interface Config {
     readonly preparePerMinute: number;
     /** Every submit route per IP (each is a send to the network). */
     readonly submitPerMinute: number;
+    /** Longest a Redis call of the limits may take before this process counts alone (docs/api.md "Rate limits"). */
+    readonly redisTimeoutMs: number;
   };
   /** GET /v1/stream (docs/api.md "GET /v1/stream"). */
   readonly stream: {

@@ -227,6 +227,7 @@ const envShape = {
   DATABASE_READ_URL: variable(databaseUrl().optional()),
   READ_REPLICA_MAX_LAG_SECONDS: variable(integer(1, 86_400).default(30)),
   REDIS_URL: variable(redisUrl().optional()),
+  REDIS_TIMEOUT_MS: variable(integer(5, 5000).default(50)),
   RPC_URL: variable(httpUrl().optional()),
   PUBLIC_RPC_URL: variable(publicRpcUrl().optional()),
   NETWORK_PASSPHRASE: variable(text("a network passphrase").optional()),

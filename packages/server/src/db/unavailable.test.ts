@@ -16,6 +16,14 @@ describe("isDatabaseUnavailable", () => {
     ["starting up", coded("57P03", "the database system is starting up")],
     ["statement timeout", coded("57014", "canceling statement due to statement timeout")],
     ["too many connections", coded("53300")],
+    [
+      "a database closed to connections",
+      wrapped(
+        Object.assign(coded("55000", 'database "x" is not currently accepting connections'), {
+          routine: "CheckMyDatabase",
+        }),
+      ),
+    ],
     ["connection exception", coded("08006")],
     ["terminated", new Error("Connection terminated unexpectedly")],
     ["connect timeout", new Error("timeout exceeded when trying to connect")],
@@ -39,6 +47,11 @@ describe("isDatabaseUnavailable", () => {
     // A missing table on the writer, which is migrated before use, is a fault; only the replica's is a state.
     ["a missing table on the writer", wrapped(coded("42P01", 'relation "names" does not exist'))],
     ["a unique violation", wrapped(coded("23505"))],
+    // 55000 raised by a statement (currval before nextval, …) is the statement's fault.
+    [
+      "object not in prerequisite state, from a statement",
+      wrapped(Object.assign(coded("55000"), { routine: "currval_oid" })),
+    ],
     // On the writer a serialization failure is the transaction's own conflict, not a standby's replay.
     ["a serialization failure on the writer", wrapped(coded("40001"))],
     ["a plain error", new Error("boom")],

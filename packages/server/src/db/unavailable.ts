@@ -6,6 +6,16 @@
 /** SQLSTATEs of an unavailable server: connection exceptions (08…), shutdown/startup, statement timeout, limits. */
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|57014|53300|53400)$/;
 
+/**
+ * object_not_in_prerequisite_state: most of its uses are a statement's fault (a sequence's currval before
+ * nextval, …), but raised while a connection starts up it is the database closed to connections
+ * (`ALTER DATABASE … ALLOW_CONNECTIONS false`, e.g. during maintenance). Told apart by the server routine that
+ * refused, which PostgreSQL reports with every error whatever the message's language.
+ */
+function isConnectionRefusal(code: string, routine: unknown): boolean {
+  return code === "55000" && routine === "CheckMyDatabase";
+}
+
 const UNAVAILABLE_NODE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -75,10 +85,15 @@ export function replicaError(error: unknown): unknown {
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
     if (e instanceof ReplicaBehindError || e instanceof ReplicaConflictError) return true;
-    const { code, message } = e as { code?: unknown; message?: unknown };
+    const { code, message, routine } = e as { code?: unknown; message?: unknown; routine?: unknown };
     // An HTTP call (undici's fetch, e.g. to the RPC) failing on the same socket errors is not the database.
     if (message === "fetch failed") return false;
-    if (typeof code === "string" && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NODE_CODES.has(code))) {
+    if (
+      typeof code === "string" &&
+      (UNAVAILABLE_SQLSTATE.test(code) ||
+        UNAVAILABLE_NODE_CODES.has(code) ||
+        isConnectionRefusal(code, routine))
+    ) {
       return true;
     }
     if (typeof message === "string" && UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;

@@ -4,12 +4,11 @@
 // is attempted only once the previous is recorded delivered or given up, which is what keeps them ordered across
 // crashes too. A send happens before its record, so a crash in between repeats it with the same webhook-id:
 // at least once, never lost.
-import type { Dispatcher } from "undici";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
 import { retryPause } from "../watchers/run-passes.ts";
+import { EndpointDispatchers } from "./endpoint-dispatchers.ts";
 import { NamespaceRate } from "./rate.ts";
-import { webhookDispatcher } from "./safe-dispatcher.ts";
 import { verdictOf } from "./schedule.ts";
 import { sendAttempt } from "./send.ts";
 import { signedHeaders } from "./signing.ts";
@@ -25,8 +24,12 @@ import { hostOf, type Resolver, systemResolver } from "./target-policy.ts";
 
 /** Outbox changes read per endpoint per pass. */
 const FAN_OUT_BATCH = 500;
-/** Endpoints attempted at once; one slow receiver holds only its own lane. */
-const MAX_IN_FLIGHT = 32;
+/**
+ * Endpoints attempted at once, in all and of one namespace: each attempt is one connection of its own, so one
+ * slow receiver holds only its own lane, and a namespace's many hanging endpoints leave the others theirs.
+ */
+export const MAX_IN_FLIGHT = 256;
+export const MAX_IN_FLIGHT_PER_NAMESPACE = 64;
 /** The pass time is written at most this often (it only feeds the status component's age). */
 const PASS_MARK_EVERY_MS = 5000;
 
@@ -58,9 +61,10 @@ export interface PassSummary {
 export class WebhookDeliverer {
   readonly #deps: DelivererDeps;
   readonly #now: () => Date;
-  readonly #dispatcher: Dispatcher;
+  readonly #dispatchers: EndpointDispatchers;
   readonly #rate: NamespaceRate;
   readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #inFlightByNamespace = new Map<string, number>();
   /** Attempts finished per endpoint: a head read before one of its endpoint's attempts finished is stale. */
   readonly #finished = new Map<string, number>();
   #lastMark = Number.NEGATIVE_INFINITY;
@@ -73,7 +77,7 @@ export class WebhookDeliverer {
     this.#deps = deps;
     this.#now = deps.now ?? (() => new Date());
     this.#rate = new NamespaceRate(deps.settings.ratePerMinute);
-    this.#dispatcher = webhookDispatcher({
+    this.#dispatchers = new EndpointDispatchers({
       policy: deps.settings,
       resolve: deps.resolve ?? systemResolver,
       connectTimeoutMs: deps.settings.timeoutMs,
@@ -99,21 +103,28 @@ export class WebhookDeliverer {
     for (const head of await headDeliveries(db)) {
       if (this.#inFlight.size >= MAX_IN_FLIGHT) break;
       if (this.#inFlight.has(head.endpointId)) continue;
+      const ofNamespace = this.#inFlightByNamespace.get(head.namespace) ?? 0;
+      if (ofNamespace >= MAX_IN_FLIGHT_PER_NAMESPACE) continue;
       // Its attempt finished while the heads were read: this head may be the delivery just recorded, and sending
       // it again would be a needless duplicate. The pass that attempt woke reads it afresh.
       if (this.#finished.get(head.endpointId) !== finishedBefore.get(head.endpointId)) continue;
       if (head.nextAttemptAt !== null && head.nextAttemptAt.getTime() > now.getTime()) continue;
       if (!this.#rate.take(head.namespace, now.getTime())) continue;
       started++;
+      this.#inFlightByNamespace.set(head.namespace, ofNamespace + 1);
       const attempt = this.#attempt(head)
         .catch((error: unknown) => this.#deps.onError?.(error))
         .finally(() => {
           this.#finished.set(head.endpointId, (this.#finished.get(head.endpointId) ?? 0) + 1);
           this.#inFlight.delete(head.endpointId);
+          const left = (this.#inFlightByNamespace.get(head.namespace) ?? 1) - 1;
+          if (left === 0) this.#inFlightByNamespace.delete(head.namespace);
+          else this.#inFlightByNamespace.set(head.namespace, left);
           this.wake();
         });
       this.#inFlight.set(head.endpointId, attempt);
     }
+    this.#dispatchers.sweep();
     if (now.getTime() - this.#lastMark >= PASS_MARK_EVERY_MS) {
       await markPass(db, epoch, now);
       this.#lastMark = now.getTime();
@@ -175,12 +186,13 @@ export class WebhookDeliverer {
     } finally {
       stop.removeEventListener("abort", onAbort);
       await this.settle();
-      await this.#dispatcher.close().catch(() => undefined);
+      await this.#dispatchers.close();
     }
   }
 
   async #attempt(head: HeadDelivery): Promise<void> {
     const { settings } = this.#deps;
+    // Taken as the request is handed to the endpoint's own idle connection, where nothing queues before it.
     const attemptedAt = this.#now();
     const secrets = [head.secret];
     if (
@@ -195,15 +207,17 @@ export class WebhookDeliverer {
     const result =
       schemeRefusal !== null
         ? { statusCode: null, durationMs: 0, error: schemeRefusal, excerpt: null, retryAfterMs: null }
-        : await sendAttempt({
-            dispatcher: this.#dispatcher,
-            url: head.url,
-            headers: signedHeaders(secrets, head.id, timestamp, head.body),
-            body: head.body,
-            timeoutMs: settings.timeoutMs,
-            now: this.#now,
-            userAgent: this.#deps.userAgent ?? "namereg-webhooks",
-          });
+        : await this.#dispatchers.with(head.endpointId, (dispatcher) =>
+            sendAttempt({
+              dispatcher,
+              url: head.url,
+              headers: signedHeaders(secrets, head.id, timestamp, head.body),
+              body: head.body,
+              timeoutMs: settings.timeoutMs,
+              now: this.#now,
+              userAgent: this.#deps.userAgent ?? "namereg-webhooks",
+            }),
+          );
     const verdict = verdictOf(result, head.attempts + 1, settings.retryScheduleMs);
     const failingSince = head.failingSince ?? attemptedAt;
     let disable: string | null = null;

@@ -59,6 +59,9 @@ export function guardedLookup(resolve: Resolver, guard: boolean) {
   };
 }
 
+/** An idle connection to a receiver is closed after this long. */
+export const KEEP_ALIVE_MS = 10_000;
+
 export interface DispatcherOptions {
   readonly policy: TargetPolicy;
   readonly resolve: Resolver;
@@ -66,7 +69,11 @@ export interface DispatcherOptions {
   readonly connectTimeoutMs: number;
 }
 
-/** The deliverer's Agent. One per deliverer: connections to a receiver are kept alive between its deliveries. */
+/**
+ * An Agent that connects through the target check. The deliverer makes one per endpoint, holding one
+ * connection (kept alive between that endpoint's deliveries): endpoints never share connections, so one that
+ * hangs never keeps another's request waiting in a queue (endpoint-dispatchers.ts).
+ */
 export function webhookDispatcher(options: DispatcherOptions): Agent {
   const guard = !options.policy.allowPrivateTargets;
   const base = buildConnector({
@@ -84,5 +91,5 @@ export function webhookDispatcher(options: DispatcherOptions): Agent {
     }
     base(target, callback);
   };
-  return new Agent({ connect, keepAliveTimeout: 10_000, connections: 4 });
+  return new Agent({ connect, keepAliveTimeout: KEEP_ALIVE_MS, connections: 1 });
 }

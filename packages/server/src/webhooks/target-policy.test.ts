@@ -37,7 +37,15 @@ describe("webhook target addresses", () => {
       "fd12::1": "fd12::1 is a unique-local (fc00::/7) address",
       "::ffff:127.0.0.1": "127.0.0.1 is a loopback address",
       "::ffff:169.254.169.254": "169.254.169.254 is a link-local address",
-      "64:ff9b::a00:1": "64:ff9b::a00:1 is a rfc6052 address",
+      "64:ff9b::a00:1": "10.0.0.1 is a private address",
+      "::7f00:1": "127.0.0.1 is a loopback address",
+      "::a9fe:a9fe": "169.254.169.254 is a link-local address",
+      "::10.1.2.3": "10.1.2.3 is a private address",
+      "64:ff9b::127.0.0.1": "127.0.0.1 is a loopback address",
+      "2002:a9fe:a9fe::1": "169.254.169.254 is a link-local address",
+      "2002:7f00:1:5::9": "127.0.0.1 is a loopback address",
+      "64:ff9b:1::5db8:d70e": "64:ff9b:1::5db8:d70e is a local-use NAT64 (64:ff9b:1::/48) address",
+      "2001::1": "2001::1 is a Teredo (2001::/32) address",
       "224.0.0.1": "224.0.0.1 is a multicast address",
     };
     for (const [address, reason] of Object.entries(refused))
@@ -45,6 +53,10 @@ describe("webhook target addresses", () => {
     expect(refusedAddressReason("93.184.215.14")).toBeNull();
     expect(refusedAddressReason("2606:4700::1111")).toBeNull();
     expect(refusedAddressReason("::ffff:93.184.215.14")).toBeNull();
+    // The translation forms of a public IPv4 address are that address.
+    expect(refusedAddressReason("::93.184.215.14")).toBeNull();
+    expect(refusedAddressReason("64:ff9b::93.184.215.14")).toBeNull();
+    expect(refusedAddressReason("2002:5db8:d70e::1")).toBeNull();
   });
 });
 
@@ -146,6 +158,46 @@ describe("registering a webhook URL", () => {
     expect(await check(`https://hooks.example.com/${"a".repeat(2048)}`)).toEqual({
       ok: false,
       detail: "url: must be at most 2048 characters",
+    });
+    expect(await check("https://hooks.example.com/in#")).toEqual({
+      ok: false,
+      detail: "url: must not have a #fragment",
+    });
+    expect(await check("https://hooks.example.com:0/in")).toEqual({
+      ok: false,
+      detail: "url: port 0 is not a port",
+    });
+  });
+
+  it("counts the 2048 characters on the URL as stored, after percent-encoding", async () => {
+    // 300 full-width letters are 300 characters typed and 2,700 once encoded (%EF%BC%A1 each).
+    const typed = `https://hooks.example.com/${"Ａ".repeat(300)}`;
+    expect(typed.length).toBeLessThan(2048);
+    expect(await check(typed)).toEqual({ ok: false, detail: "url: must be at most 2048 characters" });
+    const fits = `https://hooks.example.com/${"a".repeat(2048 - "https://hooks.example.com/".length)}`;
+    expect(await check(fits)).toEqual({ ok: true, url: fits });
+  });
+
+  it("judges the IPv6 literals that embed an IPv4 address by that address", async () => {
+    expect(await check("https://[::127.0.0.1]/")).toEqual({
+      ok: false,
+      detail: "url: 127.0.0.1 is a loopback address, which is not accepted",
+    });
+    expect(await check("https://[::a9fe:a9fe]/")).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/169\.254\.169\.254 is a link-local/),
+    });
+    expect(await check("https://[64:ff9b::10.0.0.1]/")).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/10\.0\.0\.1 is a private/),
+    });
+    expect(await check("https://[2002:c0a8:101::1]/")).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/192\.168\.1\.1 is a private/),
+    });
+    expect(await check("https://[64:ff9b::93.184.215.14]/")).toEqual({
+      ok: true,
+      url: "https://[64:ff9b::5db8:d70e]/",
     });
   });
 });

@@ -28,18 +28,34 @@ export const URL_MAX_LENGTH = 2048;
 
 /**
  * Why `address` may not be a webhook target, or null when it is a public unicast address. IPv6 addresses that
- * carry an IPv4 address (mapped `::ffff:a.b.c.d`) are judged by that address; the translation prefixes (NAT64,
- * 6to4, Teredo) are not public unicast in ipaddr.js's table and so are refused whole.
+ * carry an IPv4 address — mapped `::ffff:a.b.c.d`, IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d` and
+ * 6to4 `2002:aabb:ccdd::/48` — are judged by that address, which is where a translating network would send the
+ * packets. The other translation prefixes (local-use NAT64, Teredo, IPv4-translated) are refused whole.
  */
 export function refusedAddressReason(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  const range = parsed.range();
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === "ipv6" ? (embeddedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  const range = judged.range();
   if (range === "unicast") return null;
-  return `${parsed.toString()} is ${RANGE_WORDS[range] ?? `a ${range}`} address`;
+  return `${judged.toString()} is ${RANGE_WORDS[range] ?? `a ${range}`} address`;
+}
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+const SIX_TO_FOUR = ipaddr.parseCIDR("2002::/16");
+
+/** The IPv4 address an IPv6 translation form carries, or null. ipaddr.js knows the ranges, not these layouts. */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  const p = address.parts;
+  const low32 = (high: number, low: number) =>
+    new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  // `::` and `::1` are IPv6's own unspecified and loopback, said as such.
+  if (address.match(IPV4_COMPATIBLE) && (p[6] !== 0 || (p[7] ?? 0) > 1)) return low32(p[6] ?? 0, p[7] ?? 0);
+  if (address.match(NAT64_WELL_KNOWN)) return low32(p[6] ?? 0, p[7] ?? 0);
+  if (address.match(SIX_TO_FOUR)) return low32(p[1] ?? 0, p[2] ?? 0);
+  return null;
 }
 
 const RANGE_WORDS: Readonly<Record<string, string>> = {
@@ -52,6 +68,9 @@ const RANGE_WORDS: Readonly<Record<string, string>> = {
   multicast: "a multicast",
   broadcast: "a broadcast",
   reserved: "a reserved",
+  rfc6052: "a local-use NAT64 (64:ff9b:1::/48)",
+  teredo: "a Teredo (2001::/32)",
+  rfc6145: "an IPv4-translated (::ffff:0:0:0/96)",
 };
 
 /** The host of a parsed URL without IPv6 brackets; an IP literal stays as the URL parser normalised it. */
@@ -73,7 +92,10 @@ export async function checkWebhookUrl(
   resolve: Resolver,
 ): Promise<UrlCheck> {
   const refuse = (detail: string): UrlCheck => ({ ok: false, detail });
-  if (raw.length > URL_MAX_LENGTH) return refuse(`url: must be at most ${URL_MAX_LENGTH} characters`);
+  const tooLong = (): UrlCheck => refuse(`url: must be at most ${URL_MAX_LENGTH} characters`);
+  // Encoding only lengthens a URL, so a raw one over the limit is refused before it is parsed; the limit itself
+  // is on the URL as stored (percent-encoded, punycode), which is what receivers and listings get.
+  if (raw.length > URL_MAX_LENGTH) return tooLong();
   let url: URL;
   try {
     url = new URL(raw);
@@ -88,7 +110,10 @@ export async function checkWebhookUrl(
   // Credentials in a URL end up in logs and in the owner's own listing; a receiver takes a signature instead.
   if (url.username !== "" || url.password !== "")
     return refuse("url: must not carry a user name or password");
-  if (url.hash !== "") return refuse("url: must not have a #fragment");
+  // An empty fragment ("…#") is still one: `hash` is "" for it, the stored href keeps the "#".
+  if (url.href.includes("#")) return refuse("url: must not have a #fragment");
+  if (url.port === "0") return refuse("url: port 0 is not a port");
+  if (url.href.length > URL_MAX_LENGTH) return tooLong();
   if (policy.allowPrivateTargets) return { ok: true, url: url.href };
 
   const host = hostOf(url);

@@ -12,6 +12,13 @@ declare module "@fastify/rate-limit/store/LocalStore.js" {
       timeWindow: number,
       max: number,
     ): void;
+    /** The count without counting this call (the plugin's `{ increment: false }`). */
+    read(
+      key: string,
+      callback: (error: Error | null, result: { current: number; ttl: number }) => void,
+      timeWindow: number,
+      max: number,
+    ): void;
     child(routeOptions: object): LocalStore;
   }
 }

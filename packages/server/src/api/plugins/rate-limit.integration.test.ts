@@ -14,7 +14,13 @@ describe("global rate limit shared through Redis", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("pglite");
-    const config = testConfig({ RATE_LIMIT_PER_MINUTE: "3", AUTH_RATE_LIMIT_PER_MINUTE: "2", REDIS_URL });
+    const config = testConfig({
+      RATE_LIMIT_PER_MINUTE: "3",
+      AUTH_RATE_LIMIT_PER_MINUTE: "2",
+      REDIS_URL,
+      // Not about the deadline (rate-limit-redis-faults.integration.test.ts is): room for a loaded test machine.
+      REDIS_TIMEOUT_MS: "2000",
+    });
     // Each app opens its own Redis connection from REDIS_URL, as separate replicas would.
     apps = await Promise.all([
       buildApp({ config, db: database, rateLimitKeyPrefix: keyPrefix }),

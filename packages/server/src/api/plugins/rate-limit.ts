@@ -1,15 +1,16 @@
-// The global per-IP limit (docs/operations.md "Topologies"), counted in Redis when several replicas share it, else in this process.
+// The global per-IP limit (docs/operations.md "Topologies"), counted in Redis when several replicas share it, else in
+// this process (also while Redis does not answer in time: shared-limits.ts).
 // Headers follow the IETF RateLimit draft (RateLimit-Limit/-Remaining/-Reset) plus Retry-After on a 429.
 import rateLimit from "@fastify/rate-limit";
 import LocalStore from "@fastify/rate-limit/store/LocalStore.js";
 import type { FastifyInstance } from "fastify";
-import type { Redis } from "ioredis";
 import { ApiError } from "../errors.ts";
+import { type SharedLimits, sharedLimitStore } from "../shared-limits.ts";
 
 export interface RateLimitOptions {
   readonly perMinute: number;
   /** Null: count in memory, per process. */
-  readonly redis: Redis | null;
+  readonly shared: SharedLimits | null;
   /** Prefix of the Redis keys, so deployments (and test runs) sharing a Redis keep separate counts. */
   readonly keyPrefix: string;
 }
@@ -44,10 +45,8 @@ export async function registerRateLimit(
     max: options.perMinute,
     timeWindow: LIMIT_WINDOW_MS,
     enableDraftSpec: true,
-    ...(options.redis === null ? { store: Store } : { redis: options.redis }),
-    nameSpace: options.keyPrefix,
-    // If Redis is unreachable, serving unlimited beats refusing everyone; the Redis client logs the outage.
-    skipOnError: true,
+    // Through Redis, a store that falls back to this process's own count (shared-limits.ts) and never errs.
+    store: options.shared === null ? Store : sharedLimitStore(options.shared, options.keyPrefix),
     errorResponseBuilder: () => new ApiError("rate_limited"),
   });
   return local === null ? null : { store: local, max: options.perMinute, windowMs: LIMIT_WINDOW_MS };

@@ -42,6 +42,12 @@ const IndexerComponent = z.object({
   reason: z.string().optional(),
 });
 
+const RateLimitsComponent = z.object({
+  name: z.literal("Rate limits"),
+  state: z.enum(["operational", "degraded"]),
+  store: z.enum(["redis", "process"]),
+});
+
 const StatusResponse = z.object({
   ledger: Ledger.nullable(),
   components: z.array(
@@ -53,16 +59,16 @@ const StatusResponse = z.object({
       BillingComponent,
       EscrowComponent,
       DelivererComponent,
+      RateLimitsComponent,
     ]),
   ),
 });
 
 type IndexerState = z.infer<typeof IndexerComponent>;
 
-export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" | "now" | "config">> = async (
-  app,
-  { db, chain, now, config },
-) => {
+export const statusRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "chain" | "now" | "config" | "rateLimits">
+> = async (app, { db, chain, now, config, rateLimits }) => {
   const statusRoute = {
     schema: {
       summary: "Service status: each component's state and the observed ledger",
@@ -106,8 +112,10 @@ export const statusRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chain" 
     if (replica !== null) status.components.push(replica);
     if (billing !== null) status.components.push(billing);
     if (escrow !== null) status.components.push(escrow);
-    // Last, and only while any webhook endpoint is registered.
+    // Only while any webhook endpoint is registered.
     if (deliverer !== null) status.components.push(deliverer);
+    // Only with REDIS_URL: without it every process counts alone by design, nothing to report.
+    if (rateLimits !== undefined) status.components.push(rateLimits.component());
     return status;
   });
 };

@@ -19,8 +19,11 @@ import type { Database, Subscription } from "../../../db/types.ts";
 const PAGE = 500;
 /** Looked at this often even when no notification came (one lost on a reconnect, a listener that failed). */
 const POLL_MS = 2000;
-/** A client that lets this much pile up unread is cut off; it resumes with Last-Event-ID from the database. */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * The most a stream may hold in this process for its client, written and not yet taken by the socket: a write
+ * that would go past it cuts the client off instead (it resumes with Last-Event-ID from the database).
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** Where an SSE stream writes; a Node response in the route, anything alike in tests. */
 export interface StreamSink {
@@ -28,6 +31,11 @@ export interface StreamSink {
   /** Bytes written and not yet taken by the client. */
   readonly writableLength: number;
   end(): void;
+  /**
+   * Cuts the connection at once, dropping whatever is buffered for it (a reset: `end()` would wait for a client
+   * that does not read, holding the buffers and the socket). The stream's removal still comes from its close.
+   */
+  destroy(): void;
 }
 
 export interface StreamLogger {
@@ -43,6 +51,9 @@ interface Subscriber {
   position: number;
   /** False while the backlog from an earlier position is being read. */
   live: boolean;
+  /** Nothing more is written to it: cut off, or gone. */
+  cut: boolean;
+  /** Its connection is gone and its address's slot free. */
   closed: boolean;
 }
 
@@ -120,7 +131,7 @@ export class ChangeHub {
     }
     // Rows the hub passed on between `start()` and now are read as a (short) backlog.
     const live = start.position >= this.#position;
-    const sub: Subscriber = { sink, filter, ip, position: start.position, live, closed: false };
+    const sub: Subscriber = { sink, filter, ip, position: start.position, live, cut: false, closed: false };
     this.#subscribers.add(sub);
     this.#perIp.set(ip, this.openFrom(ip) + 1);
     if (this.#heartbeat === null) {
@@ -136,7 +147,10 @@ export class ChangeHub {
     this.#closed = true;
     if (this.#poll !== null) clearInterval(this.#poll);
     if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
-    for (const sub of [...this.#subscribers]) this.#drop(sub);
+    for (const sub of [...this.#subscribers]) {
+      this.#detach(sub);
+      sub.sink.end();
+    }
     await this.#pumping?.catch(() => {});
     await this.#listening?.close().catch(() => {});
     this.#listening = null;
@@ -186,8 +200,8 @@ export class ChangeHub {
       this.#again = false;
       await this.#readLive();
       for (const sub of [...this.#subscribers]) {
-        if (!sub.live && !sub.closed) await this.#readBacklog(sub);
-        if (!sub.live && !sub.closed) this.#again = true;
+        if (!sub.live && !sub.cut) await this.#readBacklog(sub);
+        if (!sub.live && !sub.cut) this.#again = true;
       }
     } while (this.#again && !this.#closed && this.#subscribers.size > 0);
   }
@@ -210,7 +224,7 @@ export class ChangeHub {
     const { prunedThrough } = await outboxBounds(this.#database.db);
     if (sub.position < prunedThrough) {
       // Pruned while it read: what it missed is gone, so it is told as a fresh stream would be.
-      sub.sink.write(resetFrame("expired", sub.position, this.#position));
+      this.#write(sub, resetFrame("expired", sub.position, this.#position));
       sub.position = this.#position;
       sub.live = true;
       return;
@@ -227,7 +241,7 @@ export class ChangeHub {
 
   #deliver(sub: Subscriber, rows: readonly OutboxRow[]): void {
     for (const row of rows) {
-      if (sub.closed) return;
+      if (sub.cut) return;
       if (row.id <= sub.position) continue;
       sub.position = row.id;
       if (!matchesFilter(row, sub.filter)) continue;
@@ -238,34 +252,44 @@ export class ChangeHub {
         this.#log.error({ err: error, position: row.id }, "change stream: a change could not be sent");
         continue;
       }
-      sub.sink.write(`id: ${row.id}\ndata: ${body}\n\n`);
-      if (sub.sink.writableLength > MAX_BUFFERED_BYTES) {
-        this.#log.warn({ ip: sub.ip, position: row.id }, "change stream: client too slow, disconnected");
-        this.#drop(sub);
-      }
+      this.#write(sub, `id: ${row.id}\ndata: ${body}\n\n`);
     }
   }
 
   #beat(): void {
-    for (const sub of this.#subscribers) sub.sink.write(": heartbeat\n\n");
+    for (const sub of [...this.#subscribers]) this.#write(sub, ": heartbeat\n\n");
   }
 
-  #drop(sub: Subscriber): void {
-    this.#remove(sub);
-    sub.sink.end();
+  /** Writes `chunk`, or cuts the client off when it would leave more than MAX_BUFFERED_BYTES waiting for it. */
+  #write(sub: Subscriber, chunk: string): void {
+    if (sub.cut) return;
+    if (sub.sink.writableLength + Buffer.byteLength(chunk) > MAX_BUFFERED_BYTES) {
+      this.#log.warn({ ip: sub.ip, position: sub.position }, "change stream: client too slow, disconnected");
+      this.#detach(sub);
+      sub.sink.destroy();
+      return;
+    }
+    sub.sink.write(chunk);
   }
 
-  #remove(sub: Subscriber): void {
-    if (sub.closed) return;
-    sub.closed = true;
+  /** Stops writing to a stream; its address keeps the slot until its connection is gone (`#remove`). */
+  #detach(sub: Subscriber): void {
+    if (sub.cut) return;
+    sub.cut = true;
     this.#subscribers.delete(sub);
-    const left = this.openFrom(sub.ip) - 1;
-    if (left > 0) this.#perIp.set(sub.ip, left);
-    else this.#perIp.delete(sub.ip);
     if (this.#subscribers.size === 0 && this.#heartbeat !== null) {
       clearInterval(this.#heartbeat);
       this.#heartbeat = null;
     }
+  }
+
+  #remove(sub: Subscriber): void {
+    if (sub.closed) return;
+    this.#detach(sub);
+    sub.closed = true;
+    const left = this.openFrom(sub.ip) - 1;
+    if (left > 0) this.#perIp.set(sub.ip, left);
+    else this.#perIp.delete(sub.ip);
   }
 }
 

@@ -12,7 +12,7 @@ import { once } from "../../query-params.ts";
 import type { RouteDeps } from "../../route-deps.ts";
 import { routeRules } from "../../route-rules.ts";
 import { LabelSegment, NAME_SEGMENT_ROUTE } from "../path-params.ts";
-import { ChangeHub, openingFrame } from "./hub.ts";
+import { ChangeHub, openingFrame, type StreamSink } from "./hub.ts";
 
 const POSITION = /^\d{1,15}$/;
 const POSITION_RULE = "must be an event id of this stream (a decimal integer)";
@@ -128,7 +128,16 @@ export const streamRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "db"
       const res = reply.raw;
       res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...STREAM_HEADERS });
       res.write(openingFrame(start));
-      const remove = hub.add(res, filter, request.ip, start);
+      const sink: StreamSink = {
+        write: (chunk) => res.write(chunk),
+        get writableLength() {
+          return res.writableLength;
+        },
+        end: () => res.end(),
+        // A reset drops what the kernel still holds for a client that does not read, and tells it at once.
+        destroy: () => (res.socket === null ? res.destroy() : res.socket.resetAndDestroy()),
+      };
+      const remove = hub.add(sink, filter, request.ip, start);
       res.on("close", remove);
     },
   );
