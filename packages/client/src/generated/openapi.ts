@@ -8551,9 +8551,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description Resolve up to 100 names or subnames in one request */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8581,6 +8588,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8596,6 +8610,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8611,6 +8632,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8626,6 +8654,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8641,6 +8677,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8656,6 +8699,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8702,9 +8753,16 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The reverse hint of up to 100 addresses in one request */
                 200: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8726,6 +8784,13 @@ export interface paths {
                 /** @description `invalid_request` */
                 400: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8741,6 +8806,13 @@ export interface paths {
                 /** @description `payload_too_large` */
                 413: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8756,6 +8828,13 @@ export interface paths {
                 /** @description `unsupported_media_type` */
                 415: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8771,6 +8850,14 @@ export interface paths {
                 /** @description `rate_limited` */
                 429: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8786,6 +8873,13 @@ export interface paths {
                 /** @description `internal_error` */
                 500: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -8801,6 +8895,14 @@ export interface paths {
                 /** @description `database_unavailable` */
                 503: {
                     headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
                         [name: string]: unknown;
                     };
                     content: {

@@ -8,7 +8,6 @@ import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { CommandIo } from "../process/command-io.ts";
 import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
-import { untilSignal } from "../process/until-signal.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
 import type { ChainAudit } from "./chain-audit.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
@@ -188,9 +187,7 @@ export async function escrowCommand(args: readonly string[], io: CommandIo): Pro
 /** The chain's side: every payment of the escrow key the database does not explain, or explains twice. */
 function printChainAudit(chain: ChainAudit, io: CommandIo): void {
   const through = chain.throughLedger === null ? "nothing read yet" : `through ledger ${chain.throughLedger}`;
-  io.out(
-    `${"escrow payments on chain".padEnd(28)} ${String(chain.payments).padStart(22)}     (${through})`,
-  );
+  io.out(`${"escrow payments on chain".padEnd(28)} ${String(chain.payments).padStart(22)}     (${through})`);
   for (const u of chain.unexplained) {
     const moved = u.moves
       .map((m) =>

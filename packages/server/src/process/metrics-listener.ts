@@ -2,8 +2,8 @@
 // `/health` and `/metrics` there when METRICS_PORT is set. What its registry holds — the counters of the work the
 // process does, the figures it reads from the database — its command puts there.
 import type { Registry } from "prom-client";
-import { startMetricsServer } from "./metrics-server.ts";
 import type { Stopping } from "./command-io.ts";
+import { startMetricsServer } from "./metrics-server.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Starts the listener when METRICS_PORT is set; returns what closes it (nothing to close otherwise). */
