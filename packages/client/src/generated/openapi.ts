@@ -47,6 +47,28 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -1731,6 +1753,50 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -2949,7 +3015,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `namespace_changed` */
+                /** @description `claim_fee_changed`, `contract_owner_requires_adapter`, `insufficient_balance`, `name_taken`, `namespace_changed` */
                 409: {
                     headers: {
                         "Cache-Control": components["headers"]["CacheControl"];
@@ -2961,7 +3027,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            error: "claim_fee_changed" | "contract_owner_requires_adapter" | "insufficient_balance" | "namespace_changed";
+                            error: "claim_fee_changed" | "contract_owner_requires_adapter" | "insufficient_balance" | "name_taken" | "namespace_changed";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -3706,6 +3772,44 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "contract_owner_requires_adapter" | "listing_not_active" | "market_disabled" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -4841,6 +4945,44 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -5035,6 +5177,44 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5491,6 +5671,44 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "contract_owner_requires_adapter" | "namespace_changed";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -5962,6 +6180,44 @@ export interface paths {
                         };
                     };
                 };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
                 /** @description `rate_limited` */
                 429: {
                     headers: {
@@ -6420,6 +6676,44 @@ export interface paths {
                         "application/json": {
                             /** @enum {string} */
                             error: "contract_owner_requires_adapter" | "insufficient_balance" | "market_disabled" | "namespace_changed" | "no_transfer_proposal";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `payload_too_large` */
+                413: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "payload_too_large";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description `unsupported_media_type` */
+                415: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "unsupported_media_type";
                             detail?: string;
                         } & {
                             [key: string]: unknown;
@@ -11267,6 +11561,28 @@ export interface paths {
                     };
                     content: {
                         "text/plain": string;
+                    };
+                };
+                /** @description `invalid_request` */
+                400: {
+                    headers: {
+                        "Cache-Control": components["headers"]["CacheControl"];
+                        "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                        "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                        "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                        "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                        "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                        Vary: components["headers"]["Vary"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            error: "invalid_request";
+                            detail?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
                     };
                 };
                 /** @description `rate_limited` */

@@ -39,7 +39,13 @@ export function routeRules(limitGroup: RouteLimitGroup, errors: ErrorCodes): Rou
 }
 
 /** Codes every route can answer. */
-export const COMMON_ERRORS: ErrorCodes = ["rate_limited", "internal_error", "database_unavailable"];
+// `invalid_request` too: a request with two Host headers, say, is refused before any route's own checks.
+export const COMMON_ERRORS: ErrorCodes = [
+  "invalid_request",
+  "rate_limited",
+  "internal_error",
+  "database_unavailable",
+];
 
 /** What any route with a JSON body can answer before its handler (the body limit, the content type). */
 export const BODY_ERRORS: ErrorCodes = ["payload_too_large", "unsupported_media_type"];

@@ -70,6 +70,9 @@ export interface DocumentedRoute {
   readonly summary: string | undefined;
 }
 
+/** The methods whose bodies Fastify parses (its content-type parser runs for these only). */
+const PARSES_BODY = new Set(["POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 const registered = new WeakMap<FastifyInstance, DocumentedRoute[]>();
 
 /** The routes registered after registerOpenApi, as Fastify saw them (for the completeness tests). */
@@ -142,7 +145,14 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           tags: [tagOf(out.url)],
           ...(out.url.startsWith("/console") ? { security: [{ session: [] }] } : {}),
           response: {
-            ...errorResponses(method, out.url, schema.body !== undefined, input.route.config?.errors),
+            // Fastify reads a body on these methods even where the route declares none, so a body too large or
+            // not JSON is refused (413, 415) before any handler, as on a route with a body.
+            ...errorResponses(
+              method,
+              out.url,
+              schema.body !== undefined || PARSES_BODY.has(method.toUpperCase()),
+              input.route.config?.errors,
+            ),
             ...plainText(input.route.config?.plainTextResponse),
             ...responses,
           },

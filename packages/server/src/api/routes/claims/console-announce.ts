@@ -85,6 +85,8 @@ export const consoleAnnounceRoutes: FastifyPluginAsyncZod<ConsoleAnnounceOptions
         "claim_fee_quote_required",
         "claim_fee_changed",
         "claim_fee_unavailable",
+        // The namespace exists already (or its label is another's claim): nothing to announce.
+        "name_taken",
       ]),
     },
     async (request, reply) => {
