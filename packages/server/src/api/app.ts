@@ -23,7 +23,7 @@ import {
 import { answerSink, installAnswerLog } from "./plugins/answer-log.ts";
 import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
 import { type DemoWallet, registerDemoWallet } from "./plugins/demo-wallet.ts";
-import { clientErrorHandler, frameworkErrors, installErrorHandling } from "./plugins/errors.ts";
+import { clientErrorHandler, frameworkErrorsTold, installErrorHandling } from "./plugins/errors.ts";
 import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
@@ -127,12 +127,18 @@ function trustProxy(value: Config["trustProxy"]): ProxyTrust {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const proxyTrust = trustProxy(config.trustProxy);
+  const answers = answerSink();
   const options = {
     trustProxy: proxyTrust,
     bodyLimit: deps.bodyLimit ?? DEFAULT_BODY_LIMIT,
     // Keep answering (in our error format, not Fastify's) while in-flight work drains on shutdown.
     return503OnClosing: false,
-    frameworkErrors,
+    frameworkErrors: frameworkErrorsTold(
+      answers === null
+        ? null
+        : ({ method, status, body }) =>
+            answers({ method, route: null, status, contentType: "application/json; charset=utf-8", body }),
+    ),
     // A client must send its whole request (headers and body) in time: a body shorter than its Content-Length
     // would otherwise hold the connection forever. Idle kept-alive connections go after keepAliveTimeout.
     requestTimeout: config.http.requestTimeoutMs,
@@ -172,7 +178,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   // First of all hooks, so every answer (errors, 429s and 404s included) carries the caching policy.
   installNoStore(app);
-  const answers = answerSink();
   const answerLog = answers === null ? null : installAnswerLog(app, answers);
 
   try {

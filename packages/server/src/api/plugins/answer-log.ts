@@ -57,7 +57,25 @@ export function installAnswerLog(app: FastifyInstance, sink: AnswerSink): { seal
     if (sealed || (route.schema as { hide?: boolean } | undefined)?.hide === true) return;
     for (const method of [route.method].flat()) own.add(`${method} ${route.url}`);
   });
+  // A route that takes the socket over (reply.hijack(): the change stream) sends its answer past onSend; it is
+  // recorded when its connection ends, by status and type (a stream's body is not checked).
+  const sent = new WeakSet<FastifyReply>();
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.raw.once("close", () => {
+      const route = request.routeOptions.url ?? null;
+      if (sent.has(reply) || !reply.raw.headersSent || route === null) return;
+      if (!own.has(`${request.method} ${route}`)) return;
+      const type = reply.raw.getHeader("content-type");
+      sink({
+        method: request.method,
+        route,
+        status: reply.raw.statusCode,
+        contentType: typeof type === "string" ? type : null,
+      });
+    });
+  });
   app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    sent.add(reply);
     const route = request.routeOptions.url ?? null;
     if (route !== null && !own.has(`${request.method} ${route}`)) return payload;
     const type = reply.getHeader("content-type");

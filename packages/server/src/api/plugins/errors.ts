@@ -138,6 +138,20 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   void noStore(reply).code(status).send(body);
 }
 
+/**
+ * frameworkErrors, also telling `onAnswer` what it sent: its answers pass no hook, so the answer log
+ * (plugins/answer-log.ts) would not see them.
+ */
+export function frameworkErrorsTold(
+  onAnswer: ((answer: { method: string; status: number; body: ErrorBody }) => void) | null,
+): typeof frameworkErrors {
+  if (onAnswer === null) return frameworkErrors;
+  return (error, request, reply) => {
+    frameworkErrors(error, request, reply);
+    onAnswer({ method: request.method, ...toErrorResponse(error, request) });
+  };
+}
+
 export function toErrorResponse(
   error: unknown,
   request: FastifyRequest,
