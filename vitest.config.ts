@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (no database server, Redis or devnet) and `integration` (`*.integration.test.ts`).
-// `npm test` runs both; `npx vitest run --project unit` runs one.
+// Three projects: `unit` (no database server, Redis or devnet), `integration` (`*.integration.test.ts`) and
+// `browser` (the web app's Chromium tests in packages/web/e2e). `npm test` runs all; `npx vitest run --project unit` runs one.
 const TESTS = [
   "packages/*/src/**/*.test.ts",
   "packages/*/test/**/*.test.ts",
@@ -11,6 +11,7 @@ const TESTS = [
   "bench/**/*.test.ts",
 ];
 const INTEGRATION = "**/*.integration.test.ts";
+const BROWSER = "packages/web/e2e/**/*.integration.test.ts";
 
 export default defineConfig({
   // Tests run @namereg/client's source, like the type check (tsconfig `paths`); the built package is what
@@ -46,7 +47,20 @@ export default defineConfig({
         test: {
           name: "integration",
           include: [INTEGRATION],
+          exclude: [BROWSER, "**/node_modules/**"],
+          globalSetup: ["packages/server/test/global-setup.ts"],
+        },
+      },
+      {
+        // The web app in Chromium: one step of a flow (sign, submit, wait for the indexer, the page to follow)
+        // measured up to 36 s at a load average of 11 on two cores, so twice that leaves room on a slower machine.
+        extends: true,
+        test: {
+          name: "browser",
+          include: [BROWSER],
           exclude: ["**/node_modules/**"],
+          testTimeout: 150_000,
+          hookTimeout: 150_000,
           globalSetup: ["packages/server/test/global-setup.ts"],
         },
       },
