@@ -6,7 +6,7 @@ import { Account, Asset, Keypair, Memo, Operation, rpc, TransactionBuilder } fro
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BillingHarness, demoPayers, startBillingHarness } from "../../test/fixtures/billing.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS } from "../../test/fixtures/database.ts";
+import { createTestDatabase, FEATURE_DATABASE_KINDS } from "../../test/fixtures/database.ts";
 import { runUntilIdle } from "../../test/fixtures/demo.ts";
 import { transferNativeToken } from "../../test/fixtures/token-transfer.ts";
 import { bearer, signIn } from "../../test/fixtures/wallet-auth.ts";
@@ -21,7 +21,7 @@ const PAST = "2020-01-01T00:00:00Z";
 const FUTURE = "2100-01-01T00:00:00Z";
 const PRICE = 100_000_000n;
 
-describe.each(TEST_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("billing on the devnet (%s)", (kind) => {
   let h: BillingHarness;
   const payers = demoPayers();
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInGroup } from "../../test/fixtures/child-processes.ts";
 import { testConfig } from "../../test/fixtures/config.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
 import { indexDemo, indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { type App, buildApp } from "../api/app.ts";
 import { ChainClient } from "../chain/chain-client.ts";
@@ -28,7 +28,7 @@ const holder = demoKeypair("carol");
 const NODE = namespaceNode("oldco");
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
-describe.each(TEST_DATABASE_KINDS)("hash-only legacy allocations (%s)", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("hash-only legacy allocations (%s)", (kind) => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
   let legacy: LegacyNamespace;

@@ -8,7 +8,11 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/fixtures/config.ts";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
+import {
+  createTestDatabase,
+  FEATURE_DATABASE_KINDS,
+  type TestDatabase,
+} from "../../test/fixtures/database.ts";
 import type { ChangeDraft } from "../changes/catalogue.ts";
 import { appendChanges, changePayload, readChanges } from "../db/outbox.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/tables.ts";
@@ -83,7 +87,7 @@ function change(
   return { ...common, type: "record.text_changed", name: `n${n}.${namespace}`, data: { key: `k${n}` } };
 }
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`webhook deliverer on ${kind}`, () => {
     let database: TestDatabase;
     const receiver = new Receiver();

@@ -5,7 +5,7 @@ import { demoKeypair, settlingWallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../test/fixtures/database.ts";
 import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../test/fixtures/demo.ts";
 import {
   claimCredits,
@@ -21,7 +21,7 @@ const pk = (role: Parameters<typeof demoKeypair>[0]) => demoKeypair(role).public
 const FEE = 1_000_000_000n; // 100 XLM
 const BOND = 100_000_000n; // 10 XLM
 
-describe.each(TEST_DATABASE_KINDS)("allocator projection of the demo on %s", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("allocator projection of the demo on %s", (kind) => {
   let chain: IndexedDemoChain;
   beforeAll(async () => {
     chain = await indexDemo(kind);

@@ -4,7 +4,7 @@ import { nameNode } from "@namereg/protocol";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo } from "../../../../test/fixtures/demo.ts";
 import { RpcClient } from "../../../chain/rpc-client.ts";
 import { coverageOf, readIndexerSnapshot } from "../../../db/coverage.ts";
@@ -39,7 +39,7 @@ function asEvent(row: EventRow) {
   };
 }
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`archive routes on ${kind}`, () => {
     let devnet: NamingDevnet;
     let database: TestDatabase;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import {
   createTestDatabase,
-  TEST_DATABASE_KINDS,
+  FEATURE_DATABASE_KINDS,
   type TestDatabase,
 } from "../../../../test/fixtures/database.ts";
 import {
@@ -37,7 +37,7 @@ const ENDED = {
   detail: "The session has ended (signed out or expired); sign in again.",
 };
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`wallet sign-in on ${kind}`, () => {
     let database: TestDatabase;
     let app: App;

@@ -5,7 +5,7 @@ import { demoKeypair, settlingWallet, type Wallet } from "@namereg/devnet";
 import { AllocatorFns } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { type IndexedDemoChain, indexDemo, runUntilIdle } from "../../../../test/fixtures/demo.ts";
 import { claims, indexerState } from "../../../db/tables.ts";
 import { type App, buildApp } from "../../app.ts";
@@ -31,7 +31,7 @@ interface Queue {
   awarded: Entry[];
 }
 
-describe.each(TEST_DATABASE_KINDS)("GET /v1/allocations on %s", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("GET /v1/allocations on %s", (kind) => {
   let chain: IndexedDemoChain;
   let app: App;
   let wallet: Wallet;

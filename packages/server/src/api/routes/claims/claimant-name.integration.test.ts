@@ -5,13 +5,13 @@ import { demoKeypair } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { names, primaryNames } from "../../../db/tables.ts";
 
 const NEWCO = demoKeypair("newco").publicKey();
 
-describe.each(TEST_DATABASE_KINDS)("claimant of /v1/allocations on %s", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("claimant of /v1/allocations on %s", (kind) => {
   let demo: IndexedDemo;
   beforeAll(async () => {
     demo = await indexedDemo(kind);

@@ -24,7 +24,7 @@ import {
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../../../test/fixtures/demo.ts";
 import { bearer, signIn } from "../../../../test/fixtures/wallet-auth.ts";
 import { ChainClient } from "../../../chain/chain-client.ts";
@@ -59,7 +59,7 @@ function sign(unsigned: string, networkPassphrase: string, signer: Keypair): str
   return tx.toXDR();
 }
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`owner console on the demo devnet, ${kind}`, () => {
     let devnet: NamingDevnet;
     let database: TestDatabase;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import {
   createTestDatabase,
-  TEST_DATABASE_KINDS,
+  FEATURE_DATABASE_KINDS,
   type TestDatabase,
 } from "../../../../test/fixtures/database.ts";
 import { bearer, signIn } from "../../../../test/fixtures/wallet-auth.ts";
@@ -71,7 +71,7 @@ const WEBP = Buffer.concat([
 ]);
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`console guard on ${kind}`, () => {
     let database: TestDatabase;
     let app: App;

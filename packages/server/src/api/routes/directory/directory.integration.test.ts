@@ -3,7 +3,7 @@
 import { demoKeypair } from "@namereg/devnet";
 import { nameNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { names, subscriptions } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
@@ -30,7 +30,7 @@ const collected = (from: number, to: number) => {
   return out;
 };
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`directory routes on ${kind}`, () => {
     let demo: IndexedDemo;
 

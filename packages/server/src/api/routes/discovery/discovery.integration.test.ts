@@ -3,7 +3,7 @@
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode } from "@namereg/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { ACME_LOGO, type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { names, namespaces } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
@@ -11,7 +11,7 @@ import { LABEL_RULE } from "../path-params.ts";
 
 type NamespaceRow = typeof namespaces.$inferSelect;
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`discovery routes on ${kind}`, () => {
     let demo: IndexedDemo;
     let app: App;

@@ -5,7 +5,7 @@ import { nameNode } from "@namereg/protocol";
 import { Federation, StellarToml, StrKey } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { names, resolverRecords } from "../../../db/tables.ts";
 import type { App } from "../../app.ts";
@@ -16,7 +16,7 @@ const carol = demoKeypair("carol").publicKey();
 
 const ALICE = { stellar_address: "alice*acme", account_id: alice, memo_type: "text", memo: DEMO_MEMO };
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`federation on ${kind}`, () => {
     let demo: IndexedDemo;
     let app: App;

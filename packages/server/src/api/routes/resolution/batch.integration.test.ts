@@ -4,7 +4,7 @@
 // by its size.
 import { demoKeypair } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
 import { type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
 import { countStatements } from "../../../../test/fixtures/statements.ts";
 import type { App } from "../../app.ts";
@@ -20,7 +20,7 @@ function singleUrl(name: string): string | null {
   return `/v1/resolve/${encodeURIComponent(namespace)}/${encodeURIComponent(parts.join("."))}`;
 }
 
-describe.each(TEST_DATABASE_KINDS)("batch reads on %s", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("batch reads on %s", (kind) => {
   let demo: IndexedDemo;
   let app: App;
 

@@ -3,7 +3,7 @@
 import { demoKeypair, type NamingDevnet, namespaceWithoutSubnames } from "@namereg/devnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
-import { TEST_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
+import { FEATURE_DATABASE_KINDS, type TestDatabase } from "../../../../test/fixtures/database.ts";
 import { indexDemo, runUntilIdle } from "../../../../test/fixtures/demo.ts";
 import { ChainClient } from "../../../chain/chain-client.ts";
 import { type App, buildApp } from "../../app.ts";
@@ -11,7 +11,7 @@ import { type App, buildApp } from "../../app.ts";
 const owner = demoKeypair("newco");
 const holder = demoKeypair("carol");
 
-describe.each(TEST_DATABASE_KINDS)("a registrar without subnames (%s)", (kind) => {
+describe.each(FEATURE_DATABASE_KINDS)("a registrar without subnames (%s)", (kind) => {
   let devnet: NamingDevnet;
   let database: TestDatabase;
   let app: App;

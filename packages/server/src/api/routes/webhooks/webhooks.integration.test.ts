@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testConfig } from "../../../../test/fixtures/config.ts";
 import {
   createTestDatabase,
-  TEST_DATABASE_KINDS,
+  FEATURE_DATABASE_KINDS,
   type TestDatabase,
 } from "../../../../test/fixtures/database.ts";
 import { bearer, signIn } from "../../../../test/fixtures/wallet-auth.ts";
@@ -58,7 +58,7 @@ const ENV: Env = { NETWORK_PASSPHRASE: STANDALONE_PASSPHRASE, REGISTRY_ID: REGIS
 const TYPES = ["name.issued", "record.text_changed"];
 const clock = new Date("2026-03-01T12:00:00.000Z");
 
-for (const kind of TEST_DATABASE_KINDS) {
+for (const kind of FEATURE_DATABASE_KINDS) {
   describe(`webhook console routes on ${kind}`, () => {
     let database: TestDatabase;
     let app: App;
