@@ -321,11 +321,16 @@ try {
   if (growth !== null) {
     const { memory } = growth;
     const perMillion = (key: "rss" | "heap") => ((memory[key] - warm[key]) / (total / 1_000_000)).toFixed(1);
-    const perEntry = ((memory.heap - warm.heap) * 2 ** 20) / (memory.entries - warm.entries);
+    const moreEntries = memory.entries - warm.entries;
+    // A cache already at its bound holds no more answers after the growth: the heap per answer is then the
+    // heap with the cache's own answers, not a difference divided by zero.
+    const perEntry =
+      moreEntries > 0
+        ? `the heap difference over the cache's: ${(((memory.heap - warm.heap) * 2 ** 20) / moreEntries).toFixed(0)} bytes per cached answer`
+        : `the cache was full before the growth (${n(memory.entries)} answers, its bound), so no per-answer figure: the heap grew ${(memory.heap - warm.heap).toFixed(1)} MiB with the cache's size unchanged`;
     console.log(`API memory, ${n(growth.names)} names      ${memoryLine(memory)}`);
     console.log(
-      `  per 1M more names: RSS ${perMillion("rss")} MiB, heap ${perMillion("heap")} MiB; ` +
-        `the heap difference over the cache's: ${perEntry.toFixed(0)} bytes per cached answer ` +
+      `  per 1M more names: RSS ${perMillion("rss")} MiB, heap ${perMillion("heap")} MiB; ${perEntry} ` +
         `(names live in the database; the cache is bounded at 100,000 answers)`,
     );
   }
