@@ -8,7 +8,11 @@
 // signing in. Checked through the API (the namespace's owner, the sale in the history, the buyer's state) and on
 // chain (the registry's owner; the seller's balance up by the price less the fee, plus the bond back, paid by the
 // escrow watcher). axe-core finds no serious or critical violation, no page logs an error, the page fits 390 px.
+// And the security headers as `namereg dev` sends them (plugins/web-headers.ts): every page, the Demo wallet's
+// sign-in, the wallet picker and /docs/ load with no CSP violation, and a page of another origin cannot frame one.
 
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createApi, type NameregApi, proposeTransfer, type SignWith, signIn, unwrap } from "@namereg/client";
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode, RegistryFns, xlmToStroops } from "@namereg/protocol";
@@ -356,4 +360,82 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
     },
     DEV_START_BOUND_MS + 10 * STEP_BOUND_MS,
   );
+
+  it("serves every page, the Demo wallet's sign-in and /docs/ under the security headers with no violation; no other origin frames a page", async () => {
+    // The headers themselves, as `namereg dev` sends them: the app's page connects to the devnet's RPC, its public
+    // RPC, and nowhere else; the reference's policy differs only by its inline script's hash and styles.
+    const csp = async (path: string) => {
+      const answer = await fetch(`${base}${path}`, { headers: { accept: "text/html" } });
+      expect(answer.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(answer.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(answer.headers.get("referrer-policy"), path).toBe("no-referrer");
+      expect(answer.headers.get("strict-transport-security"), path).toBeNull();
+      return (answer.headers.get("content-security-policy") ?? "").split(";");
+    };
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(await (await fetch(`${base}/`)).text())?.[1] ?? "";
+    for (const path of ["/", "/namespace/acme", script, "/no-such-page"]) {
+      const directives = await csp(path);
+      expect(directives, path).toContain(`connect-src 'self' ${new URL(rpcUrl).origin}`);
+      expect(directives, path).toContain("script-src 'self'");
+      expect(directives, path).toContain("style-src 'self'");
+      expect(directives, path).toContain("frame-ancestors 'none'");
+    }
+    expect(await csp("/docs/")).toContain("style-src 'self' 'unsafe-inline'");
+    const v1 = await fetch(`${base}/v1/stats`);
+    expect(v1.headers.get("content-security-policy")).toBeNull();
+    expect(v1.headers.get("access-control-allow-origin")).toBe("*");
+
+    // In Chromium: Chromium logs every CSP violation as an error, which the fixture collects. A 4xx the page
+    // explains (no reverse name for an account, …) is logged as a failed load: those are the pages test's to judge.
+    const violations = () => browser.errors.filter((e) => !e.includes("Failed to load resource"));
+    browser.reset();
+    const tab = await browser.newPage();
+    for (const [path, shown] of [
+      ["/", "#status-summary"],
+      ["/name/alice.acme", "h1"],
+      ["/namespace/acme", "h1"],
+      [`/account/${buyer}`, "h1"],
+      ["/claims", "h1"],
+      ["/market", "h1"],
+      ["/market/forsale", "h1"],
+    ] as const) {
+      await tab.goto(`${base}${path}`);
+      await tab.locator(shown).first().waitFor();
+      await tab.waitForLoadState("networkidle");
+      expect(violations(), path).toEqual([]);
+    }
+    // The Demo wallet: its accounts fetched, the SDK's chunk loaded, a challenge signed, the session kept; then the
+    // wallet picker with the kit's modules loaded and asked whether they are installed.
+    await signInAs(tab, "alice");
+    await tab.getByRole("button", { name: "Sign out" }).click();
+    await tab.getByRole("button", { name: "Sign in", exact: true }).click();
+    await tab.getByRole("region", { name: "Browser wallets" }).getByRole("list").waitFor();
+    expect(violations()).toEqual([]);
+
+    // The API reference renders (its script, its styles, the document it fetches) with no violation either.
+    await tab.goto(`${base}/docs/`);
+    await tab.getByRole("heading", { name: "namereg", level: 1 }).waitFor();
+    await tab.waitForLoadState("networkidle");
+    expect(violations()).toEqual([]);
+    expect(browser.foreign).toEqual([]);
+
+    // Another origin (a page on another port) frames a page of the console: the browser refuses to show it.
+    const framing = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end(`<!doctype html><title>framer</title><iframe src="${base}/namespace/acme"></iframe>`);
+    });
+    await new Promise<void>((resolve) => framing.listen(0, "127.0.0.1", resolve));
+    try {
+      const other = `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`;
+      await tab.goto(other);
+      const refused = () => browser.errors.filter((e) => e.includes("frame-ancestors 'none'"));
+      await expect.poll(refused).toHaveLength(1);
+      const frame = tab.frames().find((f) => f !== tab.mainFrame());
+      // The frame holds Chromium's error page, not the app: nothing of it to click on.
+      expect(await frame?.locator("#app").count()).toBe(0);
+    } finally {
+      framing.close();
+      await tab.close();
+    }
+  }, 120_000);
 });

@@ -30,6 +30,7 @@ import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { installRouteLimits } from "./plugins/route-limits.ts";
 import { refuseUnknownQuery } from "./plugins/unknown-query.ts";
 import { registerWebPage, webPageNotFound } from "./plugins/web.ts";
+import { registerWebHeaders } from "./plugins/web-headers.ts";
 import { closeRedis, connectRedis } from "./redis.ts";
 import { OneLinePerRequest } from "./request-log.ts";
 import { resolutionServicesOf } from "./resolution-services.ts";
@@ -199,6 +200,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Before any route: each declares its errors and limit group in its options, which the readers below take.
     recordRouteRules(app);
     await registerCors(app);
+    // Decorates every reply with `helmet()` and applies it to none: only the page-serving scopes call it.
+    const browserPolicy = { publicUrl: config.publicUrl, publicRpcUrl: config.chain.publicRpcUrl };
+    await registerWebHeaders(app, browserPolicy);
     const localLimit = await registerRateLimit(app, {
       perMinute: config.rateLimit.perMinute,
       shared,
@@ -218,7 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       webPageNotFound({ demoWallet: deps.demoWallet !== undefined }),
     );
     // Before the routes: the document is built from the routes registered after it.
-    await registerOpenApi(app, { publicUrl: config.publicUrl });
+    await registerOpenApi(app, { publicUrl: config.publicUrl, browserPolicy });
 
     const now = deps.now ?? (() => new Date());
     const base = { config, db: deps.db, chain: deps.chain, chainClient: deps.chainClient, now };

@@ -115,7 +115,7 @@ function Register(props: {
         <p class="hint" id="webhook-url-hint">
           {demoWalletOffered()
             ? "Your receiver's address. This is namereg dev: it also accepts http:// and addresses on this machine (127.0.0.1, localhost), so a receiver running beside it works. A production service accepts only public https:// addresses."
-            : "Your receiver's public https:// address. The service refuses addresses inside its own network (this machine, private ranges) and, unless its operator allows it, plain http://."}
+            : "Your receiver's public https:// address. The service refuses addresses inside its own network (this machine, private ranges) and, unless its operator allows it, plain http:// addresses."}
         </p>
       </div>
       <fieldset>

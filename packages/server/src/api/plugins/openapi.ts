@@ -11,6 +11,7 @@ import { changeWebhooks } from "../change-webhooks.ts";
 import { ERROR_CODES, errorResponses, frameworkResponses } from "./openapi-errors.ts";
 import { addExamples } from "./openapi-examples.ts";
 import { addResponseHeaders, responseHeaders } from "./openapi-headers.ts";
+import { type BrowserPolicyOptions, docsHelmetOptions, inlineScriptHashes } from "./web-headers.ts";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PREFIX = "/docs";
@@ -88,6 +89,8 @@ export function registeredRoutes(app: FastifyInstance): readonly DocumentedRoute
 export interface OpenApiOptions {
   /** The service's public base URL (PUBLIC_URL): the document's `servers`, so /docs shows full URLs. */
   readonly publicUrl: string;
+  /** What the reference's security headers allow (web-headers.ts, docsHelmetOptions). */
+  readonly browserPolicy: BrowserPolicyOptions;
 }
 
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
@@ -167,6 +170,20 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  await app.register(async (docs) => {
+    // The reference's own policy (web-headers.ts): its page's inline script is allowed by its hash, taken from
+    // the page as Scalar renders it (from the fixed configuration below, nothing of the request's).
+    docs.addHook("onSend", async (_request, reply, payload) => {
+      const html =
+        typeof payload === "string" && String(reply.getHeader("content-type")).startsWith("text/html");
+      reply.helmet(docsHelmetOptions(options.browserPolicy, html ? inlineScriptHashes(payload) : []));
+      return payload;
+    });
+    await registerScalar(docs);
+  });
+}
+
+async function registerScalar(app: FastifyInstance): Promise<void> {
   await app.register(scalar, {
     routePrefix: DOCS_PREFIX,
     // Served from the package; no web fonts from elsewhere either. Scalar's own promotions are off: the developer

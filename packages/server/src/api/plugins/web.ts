@@ -8,6 +8,7 @@
 // year; index.html and the icons are revalidated, so a release shows at the next load. Under `namereg dev` the
 // page's index.html carries one more tag, naming the Demo wallet's address (plugins/demo-wallet.ts): the page offers
 // that wallet only when the tag is there, so `serve` and `start` never show it and the page never asks for it there.
+// Every answer of the app (pages, files, the not-found page) carries the browser security headers of web-headers.ts.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { negotiate } from "@fastify/accept-negotiator";
@@ -72,13 +73,24 @@ export function webPageNotFound(options: WebPageOptions = {}): PageNotFound | un
   return (request, reply) => {
     const path = request.url.split("?", 1)[0] ?? request.url;
     if (!wantsPage(request.method, path, request.headers.accept)) return undefined;
+    reply.helmet();
     return reply.code(404).type("text/html; charset=utf-8").send(html);
   };
 }
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/** The app in a scope of its own, whose every answer carries the app's security headers (web-headers.ts). */
 export async function registerWebPage(app: FastifyInstance, options: WebPageOptions = {}): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook("onRequest", async (_request, reply) => {
+      reply.helmet();
+    });
+    await registerWebFiles(scope, options);
+  });
+}
+
+async function registerWebFiles(app: FastifyInstance, options: WebPageOptions): Promise<void> {
   const root = options.root ?? WEB_ROOT;
   if (!existsSync(`${root}index.html`)) {
     // A checkout without `npm ci` (or with --ignore-scripts) has no built app: say how to get one, keep the API.
