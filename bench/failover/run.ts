@@ -45,6 +45,7 @@ console.log(
 );
 for (const [path, byStatus] of Object.entries(r.routes))
   console.log(`reads ${path.padEnd(24)} ${JSON.stringify(byStatus)}`);
+console.log(`stale resolves    ${r.staleAnswers} answered with the last answer while the database was away`);
 console.log(`503s seen during  ${r.unavailableSeconds} s; bad answers ${r.bad.length}`);
 console.log(`status at the end ${JSON.stringify(r.finalStatus)}`);
 console.log(`load average      ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`);

@@ -54,6 +54,8 @@ export interface FailoverResult {
   /** Seconds from the kill with 503s. */
   readonly unavailableSeconds: number;
   readonly finalStatus: Record<string, string>;
+  /** Resolves answered with the last answer while the database was away (`/metrics`, result="stale"). */
+  readonly staleAnswers: number;
   readonly failures: string[];
   readonly ok: boolean;
 }
@@ -224,6 +226,12 @@ export async function runFailoverSuite(o: FailoverOptions = {}): Promise<Failove
     ).catch(() => failures.push(`status not all operational: ${JSON.stringify(finalStatus)}`));
     await readers.stop();
     stream.stop();
+    // Scraped twice: the counter catches up with the cache's own count during a scrape, after writing it out.
+    await fetchOk(`${base}/metrics`);
+    const metrics = (await fetchOk(`${base}/metrics`)) ?? "";
+    const staleAnswers = Number(
+      /namereg_resolve_cache_lookups_total\{result="stale"\} (\d+)/.exec(metrics)?.[1] ?? 0,
+    );
 
     // Judged.
     const archivedOnce = written.filter((k) => perKey.get(k) === 1).length;
@@ -267,6 +275,7 @@ export async function runFailoverSuite(o: FailoverOptions = {}): Promise<Failove
       bad: readers.bad,
       unavailableSeconds: [...readers.timeline.values()].filter(([, u]) => u > 0).length,
       finalStatus,
+      staleAnswers,
       failures,
       ok: failures.length === 0,
     };
