@@ -27,6 +27,8 @@ export interface FailoverOptions {
   readonly beforeSeconds?: number;
   readonly afterSeconds?: number;
   readonly readers?: number;
+  /** Longest indexing may take to resume after Patroni has a new leader (default 10 s). */
+  readonly resumeBoundSeconds?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -252,8 +254,11 @@ export async function runFailoverSuite(o: FailoverOptions = {}): Promise<Failove
     if (readers.bad.length > 0)
       failures.push(`readers: ${readers.bad.length} bad answers: ${readers.bad.slice(0, 5)}`);
     if (newLeaderSeconds === null) failures.push("no new leader");
-    if (resumedSeconds === null || resumedSeconds > 10)
-      failures.push(`indexing resumed ${resumedSeconds ?? "never"} s after the new leader (bound 10 s)`);
+    const resumeBound = o.resumeBoundSeconds ?? 10;
+    if (resumedSeconds === null || resumedSeconds > resumeBound)
+      failures.push(
+        `indexing resumed ${resumedSeconds ?? "never"} s after the new leader (bound ${resumeBound} s)`,
+      );
     if (writer.errors.length > 0) failures.push(`writer: ${writer.errors.slice(0, 3)}`);
     const routes = Object.fromEntries(Object.entries(readers.routes).map(([p, f]) => [p, f.byStatus]));
     return {
