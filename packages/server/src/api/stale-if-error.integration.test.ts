@@ -76,6 +76,13 @@ describe("/v1/resolve while the database is away", () => {
         expect(during.statusCode).toBe(200);
         expect(during.body).toBe(before.body);
       }
+      // A batch of names with answers is answered so too; one name without, and it is 503 as a whole.
+      const batch = (names: string[]) =>
+        app.inject({ method: "POST", url: "/v1/resolve", payload: { names } });
+      const cached = await batch(["alice.acme"]);
+      expect(cached.statusCode).toBe(200);
+      expect(cached.body).toBe(`{"results":[${before.body}]}`);
+      expect((await batch(["alice.acme", "bob.acme"])).statusCode).toBe(503);
       const never = await resolve("bob");
       expect(never.statusCode).toBe(503);
       expect(never.json().error).toBe("database_unavailable");
@@ -84,7 +91,7 @@ describe("/v1/resolve while the database is away", () => {
       // scrape shows what the first caught up.
       await app.inject({ url: "/metrics" });
       const metrics = (await app.inject({ url: "/metrics" })).body;
-      expect(metrics).toContain('namereg_resolve_cache_lookups_total{result="stale"} 3');
+      expect(metrics).toContain('namereg_resolve_cache_lookups_total{result="stale"} 5');
     } finally {
       await pg.start();
     }
