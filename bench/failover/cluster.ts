@@ -23,7 +23,7 @@ export interface ClusterPorts {
   readonly haproxy: readonly [number, number];
 }
 
-/** The ports of this machine's assignment (README: PostgreSQL 15432–15439, etcd 12379–12380, HAProxy 15500–15509). */
+/** Fixed ports, so the configuration reads like a real one: PostgreSQL 1543x, etcd 12379–12380, HAProxy 1550x. */
 export const DEFAULT_PORTS: ClusterPorts = {
   etcd: [12379, 12380],
   members: [
