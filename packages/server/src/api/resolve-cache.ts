@@ -3,6 +3,9 @@
 // connection comes back, since notifications sent while it was gone are lost. A found entry also lives at most
 // `positiveTtlMs`, a second line of defence should a notification be lost anyway. A name's own expiry is not the
 // cache's concern: a found entry carries it and the route checks it on every hit.
+// Stale-if-error: a found answer that left the cache without a known change of its name (its lifetime lapsed, or
+// the listening connection came back and everything was dropped as "maybe changed") is kept aside, bounded like
+// the cache, and served by the resolve route only when the mirror cannot be read (docs/api.md "Stale-if-error").
 
 import { isValidLabel } from "@namereg/protocol";
 import type { FastifyBaseLogger } from "fastify";
@@ -99,6 +102,8 @@ export class ResolveCache {
   readonly #clock: () => number;
   readonly #jitter: () => number;
   #epoch = 0;
+  /** Found answers dropped without a known change of their name, by node, oldest first (stale-if-error). */
+  readonly #stale = new Map<string, CachedResolution>();
   /** Off until invalidation is wired up: an entry nobody can invalidate must never be served. */
   #enabled = true;
   #refresh: Refresh | null = null;
@@ -119,8 +124,11 @@ export class ResolveCache {
     return this.#enabled;
   }
 
-  /** Lookups answered from the cache and lookups that had to read the mirror (for /metrics). */
-  readonly stats = { hits: 0, misses: 0 };
+  /**
+   * Lookups answered from the cache, lookups that had to read the mirror (for /metrics), and misses answered
+   * with a stale answer because the mirror could not be read.
+   */
+  readonly stats = { hits: 0, misses: 0, staleServed: 0 };
 
   get(node: string): CachedResolution | undefined {
     return this.#live(this.#slots.get(node))?.value;
@@ -144,6 +152,7 @@ export class ResolveCache {
     if (slot === undefined) return undefined;
     const now = this.#clock();
     if (slot.until <= now) {
+      this.#retire(slot);
       this.#drop(slot);
       return undefined;
     }
@@ -156,6 +165,14 @@ export class ResolveCache {
       this.#refresh(slot.node, slot.name).catch(() => {});
     }
     return slot;
+  }
+
+  /**
+   * The last found answer of `node` that left the cache without a known change (a lapse, a reconnect's reset): for
+   * the resolve route to serve while the mirror cannot be read. Its expiry is the caller's to check.
+   */
+  stale(node: string): CachedResolution | undefined {
+    return this.#stale.get(node);
   }
 
   /** How found answers are re-read ahead of their lapse (the resolve route's fill); none: they just lapse. */
@@ -177,6 +194,7 @@ export class ResolveCache {
     const refreshAt = found ? now + ttl * REFRESH_AFTER : Number.POSITIVE_INFINITY;
     const previous = this.#slots.get(node);
     if (previous !== undefined) this.#drop(previous);
+    this.#stale.delete(node);
     const key = pathKeyOf(name);
     const slot: Slot = {
       node,
@@ -209,20 +227,48 @@ export class ResolveCache {
     this.#epoch++;
     const suffix = `.${label}`;
     for (const slot of [...this.#slots.values()]) if (slot.name.endsWith(suffix)) this.#drop(slot);
+    for (const [node, value] of [...this.#stale])
+      if (value.kind === "found" && value.name.endsWith(suffix)) this.#stale.delete(node);
   }
 
   invalidate(nodes: Iterable<string>): void {
     this.#epoch++;
     for (const node of nodes) {
+      this.#stale.delete(node);
       const slot = this.#slots.get(node);
       if (slot !== undefined) this.#drop(slot);
     }
   }
 
+  /** Forgets everything, stale answers included: something changed and nobody said what. */
   clear(): void {
+    this.#stale.clear();
+    this.#reset();
+  }
+
+  /**
+   * Drops every answer since any may have changed unnoticed (notifications were lost), keeping the found ones
+   * aside as stale: the last the mirror said, for when it cannot say more.
+   */
+  retireAll(): void {
+    for (const slot of this.#slots.values()) this.#retire(slot);
+    this.#reset();
+  }
+
+  #reset(): void {
     this.#epoch++;
     this.#slots.clear();
     this.#byPath.clear();
+  }
+
+  #retire(slot: Slot): void {
+    if (slot.value.kind !== "found") return;
+    this.#stale.delete(slot.node);
+    this.#stale.set(slot.node, slot.value);
+    if (this.#stale.size > this.#max) {
+      const oldest = this.#stale.keys().next();
+      if (oldest.done !== true) this.#stale.delete(oldest.value);
+    }
   }
 
   #drop(slot: Slot): void {
@@ -284,7 +330,7 @@ export async function wireInvalidation(
       {
         onReconnect: () => {
           log.info("change notifications are back; the resolve cache starts empty");
-          cache.clear();
+          cache.retireAll();
         },
       },
     );

@@ -9,7 +9,8 @@ interface Handler {
 }
 
 const RETRY_MIN_MS = 250;
-const RETRY_MAX_MS = 30_000;
+/** As the indexer's (runtime/indexer-process.ts): change notifications back within ~2 s of a failover's end. */
+const RETRY_MAX_MS = 2_000;
 
 export class PgListener {
   readonly #url: string;

@@ -20,7 +20,7 @@ export class ServiceMetrics {
 
   readonly resolveCache = new Counter({
     name: "namereg_resolve_cache_lookups_total",
-    help: "Resolve cache lookups by result (hit or miss)",
+    help: "Resolve cache lookups by result (hit, miss; stale: a miss answered stale while the mirror could not be read)",
     labelNames: ["result"] as const,
     registers: [this.registry],
   });

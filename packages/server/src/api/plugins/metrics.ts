@@ -39,12 +39,15 @@ export function registerMetrics(
   });
 
   // The cache counts in plain numbers on its hot path; the counter catches up when scraped.
-  const seen = { hits: 0, misses: 0 };
+  const seen = { hits: 0, misses: 0, staleServed: 0 };
   scrapedGauge(registry, "namereg_resolve_cache_entries", "Entries in this process's resolve cache", (g) => {
     metrics.resolveCache.inc({ result: "hit" }, cache.stats.hits - seen.hits);
     metrics.resolveCache.inc({ result: "miss" }, cache.stats.misses - seen.misses);
+    // Misses answered with a stale answer while the mirror could not be read (resolve-cache.ts).
+    metrics.resolveCache.inc({ result: "stale" }, cache.stats.staleServed - seen.staleServed);
     seen.hits = cache.stats.hits;
     seen.misses = cache.stats.misses;
+    seen.staleServed = cache.stats.staleServed;
     g.set(cache.size);
   });
   registerIndexerGauges(registry, db, now);

@@ -5,6 +5,7 @@ import { runEscrowWatcherProcess } from "../../escrow/watcher-process.ts";
 import { ChainIdentityError } from "../../indexer/chain-identity.ts";
 import { ServiceMetrics } from "../../metrics/service-metrics.ts";
 import type { CommandIo } from "../../process/command-io.ts";
+import { keepRunning } from "../../process/keep-running.ts";
 import { listenForMetrics } from "../../process/metrics-listener.ts";
 import { openRuntime } from "../../process/runtime.ts";
 import { runDelivererProcess } from "../../webhooks/deliverer-process.ts";
@@ -38,9 +39,14 @@ export async function startCommand(
       if (!(err instanceof ChainIdentityError)) throw err;
     },
   );
-  const escrow = runEscrowWatcherProcess(parts);
-  const billing = runBillingWatcherProcess(parts);
-  const webhooks = runDelivererProcess(parts);
+  // Each started again when its lock or its database goes (a failover), as the indexer is (keep-running.ts).
+  const escrow = rt.config.market.enabled
+    ? keepRunning("escrow watcher", () => runEscrowWatcherProcess(parts), parts)
+    : Promise.resolve();
+  const billing = rt.config.billing.enabled
+    ? keepRunning("billing watcher", () => runBillingWatcherProcess(parts), parts)
+    : Promise.resolve();
+  const webhooks = keepRunning("webhook deliverer", () => runDelivererProcess(parts), parts);
   // Seeding reads on-chain ownership through the API, so it runs once the indexer is on its way.
   await onReady?.(url);
   rt.logger.info({ signal: await done }, "shutting down");

@@ -3,9 +3,11 @@
 // Names come from the resolve cache; a batch's misses are filled together (resolve-fill.ts gathers every miss of
 // one turn of the event loop into one statement). A subname (`{label}` = `child.label`) is read from the mirror on
 // every request: its answer follows its parent's and its namespace's state, which the cache's per-node
-// invalidation does not track.
+// invalidation does not track. A name whose fill fails because the database is unavailable gets its stale
+// answer, when the cache kept one (stale-if-error, resolve-cache.ts): the last the mirror said, ledger and all.
 import { normaliseLabel, subnameNode } from "@namereg/protocol";
 import type { Db } from "../../../db/types.ts";
+import { isDatabaseUnavailable } from "../../../db/unavailable.ts";
 import { ApiError } from "../../errors.ts";
 import type { ExpiryClock } from "../../expiry-clock.ts";
 import type { ResolutionCounter } from "../../resolution-counter.ts";
@@ -119,7 +121,12 @@ export function resolveNames({ cache, fill, clock, counter, mirror }: ResolveNam
     }
     cache.stats.misses++;
     const node = nodeOf(ref);
-    const entry = fill({ ...ref, node });
+    const entry = fill({ ...ref, node }).catch((error: unknown) => {
+      const stale = isDatabaseUnavailable(error) ? cache.stale(node) : undefined;
+      if (stale === undefined) throw error;
+      cache.stats.staleServed++;
+      return stale;
+    });
     // Awaited later (a batch awaits its items in order): a failure must not count as unhandled meanwhile.
     entry.catch(() => {});
     return { node, entry };
