@@ -1,15 +1,16 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { StrKey } from "@stellar/stellar-sdk";
 import { bech32, bech32m } from "bech32";
 import bs58 from "bs58";
 import bs58check from "bs58check";
 
+import { strKeyKind } from "./records.ts";
+
 export function isAccountId(s: string): boolean {
-  return StrKey.isValidEd25519PublicKey(s);
+  return strKeyKind(s) === "account";
 }
 
 export function isContractId(s: string): boolean {
-  return StrKey.isValidContract(s);
+  return strKeyKind(s) === "contract";
 }
 
 export function isStellarAddress(s: string): boolean {
