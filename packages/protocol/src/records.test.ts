@@ -58,3 +58,13 @@ describe("the record rules the service and the web app share", () => {
     );
   });
 });
+
+describe("labels in words", () => {
+  it("says the label rule's each problem", async () => {
+    const { labelWords } = await import("./records.ts");
+    expect(labelWords("pay")).toBeNull();
+    expect(labelWords("Pay me")).toBe("A label uses only a-z, 0-9 and “-”; not “P”, a space.");
+    expect(labelWords("-pay")).toBe("A label does not start or end with “-”.");
+    expect(labelWords("")).toBe("Write a label, e.g. pay or shop.");
+  });
+});

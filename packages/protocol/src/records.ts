@@ -2,6 +2,7 @@
 // app (which says so beside the field before anything is asked): text-record keys are Soroban symbols, values and
 // payment memos have their limits, pay-to addresses are Stellar accounts or contracts. No Stellar SDK here, so the
 // web page can check as the person types without loading it; `address.ts` judges Stellar addresses by this code.
+import { LABEL_MAX_LENGTH, labelProblem } from "./labels.ts";
 
 /** A Soroban `Symbol`: 1 to 32 of `A-Z`, `a-z`, `0-9` and `_` (a text record's key). */
 const SYMBOL_RE = /^[A-Za-z0-9_]{1,32}$/;
@@ -98,4 +99,24 @@ export function stellarAddressProblem(address: string): string | null {
   if (/^[GC][A-Z2-7]{55}$/.test(address))
     return "This address has a typing mistake: its checksum does not match.";
   return "This is not a Stellar account (G…) or contract (C…) address.";
+}
+
+/** Why `label` cannot be a name's or a subname's label, in words (labels.ts's rule); null when it can. */
+export function labelWords(label: string): string | null {
+  switch (labelProblem(label)) {
+    case null:
+      return null;
+    case "empty":
+      return "Write a label, e.g. pay or shop.";
+    case "too_long":
+      return `A label is at most ${LABEL_MAX_LENGTH} characters; this one has ${label.length}.`;
+    case "invalid_character":
+      return `A label uses only a-z, 0-9 and “-”; not ${[
+        ...new Set([...label].filter((c) => !/[a-z0-9-]/.test(c))),
+      ]
+        .map((c) => (c === " " ? "a space" : `“${c}”`))
+        .join(", ")}.`;
+    case "hyphen_at_edge":
+      return "A label does not start or end with “-”.";
+  }
 }
