@@ -125,7 +125,19 @@ addEventListener("offline", () => {
 addEventListener("online", () => {
   if (scope !== null) open();
 });
+// A connection that slept with the laptop may look open and carry nothing (its heartbeats are comments, which an
+// EventSource does not show): after a long absence the stream is reopened from its last position anyway.
+const ASLEEP_MS = 30_000;
+let hiddenAt = Date.now();
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && scope !== null && source?.readyState !== EventSource.OPEN)
-    open();
+  if (document.visibilityState === "hidden") {
+    hiddenAt = Date.now();
+    return;
+  }
+  if (scope === null) return;
+  if (source?.readyState !== EventSource.OPEN || Date.now() - hiddenAt > ASLEEP_MS) open();
+});
+// A page restored from the back-forward cache had its stream closed: reopened from where it was.
+addEventListener("pageshow", (event) => {
+  if (event.persisted && scope !== null) open();
 });
