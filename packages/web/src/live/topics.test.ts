@@ -44,4 +44,13 @@ describe("which cached reads a change concerns", () => {
     expect(concerns(announced, "allocations:2")).toBe(true);
     expect(concerns(announced, "listings")).toBe(false);
   });
+
+  it("not the previous owner's console reads when the namespace changes hands", () => {
+    const sold = { type: "market.sold", data: { namespace: "forsale", seller: "GS", buyer: "GB" } };
+    expect(concerns(sold, "bill:forsale:GS:0")).toBe(false);
+    expect(concerns(sold, "pol:forsale:true:0")).toBe(true);
+    expect(concerns(sold, "ns:forsale")).toBe(true);
+    const policy = { type: "namespace.policy_changed", data: { namespace: "acme", policy: "subnames" } };
+    expect(concerns(policy, "bill:acme:GA:0")).toBe(true);
+  });
 });

@@ -34,11 +34,20 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
   billing: ["bill"],
 };
 
+/**
+ * Changes that take a namespace from its owner, and the owner's console reads they must not ask again: the console
+ * would refuse the previous owner (403, logged by the browser). The page re-reads the owner from the public routes
+ * ("pol", "ns") and stops showing those sections.
+ */
+const OWNER_CHANGES = new Set(["market.sold", "namespace.transferred"]);
+const OWNER_READS = new Set(["bill", "wh"]);
+
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 
 /** Whether the read cached under `key` may show something `change` changed. */
 export function concerns(change: Change, key: string): boolean {
   const [family = "", ...parts] = key.split(":");
+  if (OWNER_CHANGES.has(change.type) && OWNER_READS.has(family)) return false;
   if (FAMILIES[change.type.split(".")[0] ?? ""]?.includes(family)) return true;
   const namespace = text(change.data.namespace);
   const exact = new Set<string>();
