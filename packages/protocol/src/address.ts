@@ -1,15 +1,16 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { StrKey } from "@stellar/stellar-sdk";
 import { bech32, bech32m } from "bech32";
 import bs58 from "bs58";
 import bs58check from "bs58check";
 
+import { strKeyKind } from "./records.ts";
+
 export function isAccountId(s: string): boolean {
-  return StrKey.isValidEd25519PublicKey(s);
+  return strKeyKind(s) === "account";
 }
 
 export function isContractId(s: string): boolean {
-  return StrKey.isValidContract(s);
+  return strKeyKind(s) === "contract";
 }
 
 export function isStellarAddress(s: string): boolean {
@@ -107,4 +108,21 @@ function canonicalSolana(address: string): string | null {
   const bytes = bs58.decodeUnsafe(address);
   if (bytes === undefined || bytes.length !== 32) return null;
   return address;
+}
+
+const NETWORK_FORMS: Readonly<Record<ChainNetwork, string>> = {
+  ethereum: "0x and 40 hexadecimal digits; in mixed case, its checksum must match",
+  bitcoin: "a 1…, 3…, m…, n…, 2…, bc1… or tb1… address with a valid checksum",
+  solana: "32 bytes written in base58",
+};
+
+/**
+ * Why `address` cannot be a name's address on `network`, in words (the rule `canonicalChainAddress` holds the
+ * service's prepare route to); null when it can.
+ */
+export function chainAddressProblem(network: string, address: string): string | null {
+  if (!isChainNetwork(network)) return `Addresses on ${network} are not kept.`;
+  if (address === "") return `Write the ${network} address.`;
+  if (canonicalChainAddress(network, address) !== null) return null;
+  return `This is not a ${network} address: ${NETWORK_FORMS[network]}.`;
 }

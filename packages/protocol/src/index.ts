@@ -5,5 +5,6 @@ export * from "./events.ts";
 export * from "./functions.ts";
 export * from "./hash.ts";
 export * from "./labels.ts";
+export * from "./records.ts";
 export * from "./scval.ts";
 export * from "./structs.ts";

@@ -4,6 +4,7 @@
 import { Address, StrKey, xdr } from "@stellar/stellar-sdk";
 import { fromHex, toHex } from "./hash.ts";
 import { isValidLabel } from "./labels.ts";
+import { isSymbol } from "./records.ts";
 import { readScVal } from "./scval-reader.ts";
 
 export class ScValDecodeError extends Error {
@@ -88,22 +89,15 @@ export const unit: Codec<null> = {
   },
 };
 
-const SYMBOL_RE = /^[A-Za-z0-9_]{1,32}$/;
-
-/** A Soroban `Symbol` as the contracts take it: 1 to 32 of `A-Z`, `a-z`, `0-9` and `_`. */
-export function isSymbol(value: string): boolean {
-  return SYMBOL_RE.test(value);
-}
-
 export const symbol: Codec<string> = {
   describe: "Symbol",
   encode(v) {
-    if (!SYMBOL_RE.test(v)) throw new RangeError(`invalid symbol: ${JSON.stringify(v)}`);
+    if (!isSymbol(v)) throw new RangeError(`invalid symbol: ${JSON.stringify(v)}`);
     return xdr.ScVal.scvSymbol(v);
   },
   decode(v, path = "") {
     const s = expect(v, "scvSymbol", path, "Symbol").sym.toString();
-    if (!SYMBOL_RE.test(s)) throw new ScValDecodeError(path, `invalid symbol ${JSON.stringify(s)}`);
+    if (!isSymbol(s)) throw new ScValDecodeError(path, `invalid symbol ${JSON.stringify(s)}`);
     return s;
   },
 };

@@ -121,7 +121,9 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     expect(await focused()).toBe(await who.innerText());
     await check("signed in as alice");
 
-    // Create shop.alice.acme paying to bob: the review says what will be signed, from the verified envelope.
+    // Create shop.alice.acme paying to bob: the review says what will be signed, from the verified envelope. The
+    // form opens in place, by its button.
+    await page.getByRole("button", { name: "Create a subname" }).click();
     await page.getByLabel("New subname").fill("shop");
     await page.getByLabel("Pays to").fill(bob);
     await page.getByRole("button", { name: "Create subname" }).click();
@@ -190,6 +192,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
   it("says in words why a change was refused: a subname that exists already", async () => {
     await page.goto(`${base}/name/alice.acme`);
     await signInAs("alice");
+    await page.getByRole("button", { name: "Create a subname" }).click();
     await page.getByLabel("New subname").fill("pay");
     await page.getByRole("button", { name: "Create subname" }).click();
     const refused = page.locator('.action [data-code="name_taken"]');
@@ -261,8 +264,8 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await signInAs("alice");
     const addresses = page.getByRole("region", { name: "Network addresses" });
     await addresses.getByText("bitcoin: none").waitFor();
-    await addresses.getByLabel("Network", { exact: true }).selectOption("bitcoin");
-    await addresses.getByLabel("Address on that network").fill(btc);
+    await addresses.getByRole("button", { name: "Edit the bitcoin address" }).click();
+    await addresses.getByLabel("Address on bitcoin").fill(btc);
     await addresses.getByRole("button", { name: "Set address" }).click();
     const review = page.getByRole("region", { name: "Review: Set the bitcoin address of alice.acme" });
     await review.waitFor();
@@ -309,8 +312,8 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     };
     await page.goto(`${base}/name/alice.acme`);
     await signInAs("alice");
-    const records = page.getByRole("region", { name: "Manage records" });
-    await records.waitFor();
+    const records = page.getByRole("region", { name: "Records", exact: true });
+    await records.getByRole("button", { name: "Add a text record" }).click();
     await records.getByLabel("Key", { exact: true }).fill("twitter");
     await records.getByLabel("Value", { exact: true }).fill("@alice");
     await records.getByRole("button", { name: "Set text record" }).click();
@@ -333,7 +336,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
 
     // Read again (the session stays): the record is listed beside the form, with its remove button.
     await page.reload();
-    await records.getByText("twitter: @alice").waitFor();
+    await records.locator("tr", { hasText: "twitter" }).getByText("@alice").waitFor();
     await records.getByRole("button", { name: "Remove text record twitter" }).click();
     const removal = page.getByRole("region", { name: "Review: Remove text record twitter of alice.acme" });
     await removal.waitFor();
@@ -360,7 +363,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     const owner = demoKeypair("acme").publicKey();
     await page.goto(`${base}/namespace/acme`);
     await signInAs("acme");
-    const console_ = page.getByRole("region", { name: "Owner console" });
+    const console_ = page.getByRole("region", { name: "Manage", exact: true });
     await console_.waitFor();
     // This service bills no one: the console's billing part says so, and offers no payment.
     const billing = console_.getByRole("region", { name: "Billing" });
@@ -372,7 +375,8 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     expect(await sale.getByRole("button", { name: /^List acme/ }).count()).toBe(0);
 
     const changePolicy = async (to: string, words: string) => {
-      // The choice reads as what it means; the review names the policy the call sets.
+      // The choice reads as what it means; the review names the policy the call sets. The form opens by its Edit.
+      await console_.getByRole("button", { name: "Edit the subname policy" }).click();
       await console_.getByRole("radio", { name: words, exact: false }).check();
       await console_.getByRole("button", { name: "Change subname policy" }).click();
       const review = page.getByRole("region", { name: `Review: Set the subname policy of acme to ${to}` });
@@ -393,12 +397,13 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     expect(await apiPolicy()).toBe("creation-disabled");
     const onChainPolicy = () => wallet.read(owner, acme?.registrar ?? "", RegistrarFns.subname_policy, {});
     expect((await onChainPolicy()).policy).toBe("creation_disabled");
-    await console_.getByText("Subname policy (now: no new subnames; existing ones keep resolving)").waitFor();
+    await console_.getByText("Now: no new subnames; existing ones keep resolving.").waitFor();
     await changePolicy("enabled", "holders may create and remove subnames of their names");
     expect(await apiPolicy()).toBe("enabled");
     expect((await onChainPolicy()).policy).toBe("enabled");
 
     const changeNetworks = async (solana: boolean, lines_: string[]) => {
+      await console_.getByRole("button", { name: "Edit the networks" }).click();
       await console_.getByRole("checkbox", { name: "solana" }).setChecked(solana);
       await console_.getByRole("button", { name: "Change networks" }).click();
       const review = page.getByRole("region", { name: "Review: Set the networks of acme" });

@@ -3,6 +3,7 @@
 import "./style.css";
 import { type JSX, render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { LiveIndicator, useLive } from "./live/live.tsx";
 import { Lookup } from "./lookup.tsx";
 import { AccountPage } from "./pages/account.tsx";
 import { ClaimsPage } from "./pages/claims.tsx";
@@ -60,6 +61,7 @@ function App(): JSX.Element {
   const [route, setRoute] = useState<Route>(current);
   const main = useRef<HTMLElement>(null);
   const first = useRef(true);
+  useLive(route);
   const navigate = (to: string) => {
     history.pushState(null, "", to);
     setRoute(current());
@@ -118,6 +120,7 @@ function App(): JSX.Element {
             </li>
           </ul>
         </nav>
+        <LiveIndicator />
         <SessionControls />
       </header>
       <main id="main" tabIndex={-1} ref={main}>

@@ -1,9 +1,10 @@
-// Small building blocks shared by the pages: a loader hook, tables that stack into lists on a phone, definition
+// Small building blocks shared by the pages: a loader hook (on the live cache), tables that stack into lists on a phone, definition
 // lists, error notes by meaning, and a link per kind of entity.
 import type { ComponentChildren, JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import { type Explained, explain } from "./errors.ts";
 import { dateTime, relativeTime, textParts, webAddress } from "./format.ts";
+import { useQueryResult } from "./live/query.ts";
 import { href } from "./routes.ts";
 import { componentState } from "./words.ts";
 
@@ -12,25 +13,13 @@ export type Loaded<T> =
   | { readonly state: "ok"; readonly value: T }
   | { readonly state: "error"; readonly error: Explained };
 
-/** Runs `load` when `key` changes; an answer for an older key never replaces a newer one. */
+/**
+ * Reads `load` under `key` through the page's cache (live/query.ts): asked when `key` is first shown, and again when a
+ * change the stream hears or the person's own transaction concerns it (live/topics.ts), the last answer staying on
+ * screen meanwhile. An answer for an older key never replaces a newer one.
+ */
 export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
-  const [result, setResult] = useState<{ key: string; loaded: Loaded<T> }>({
-    key,
-    loaded: { state: "loading" },
-  });
-  useEffect(() => {
-    let current = true;
-    setResult({ key, loaded: { state: "loading" } });
-    load().then(
-      (value) => current && setResult({ key, loaded: { state: "ok", value } }),
-      (error: unknown) => current && setResult({ key, loaded: { state: "error", error: explain(error) } }),
-    );
-    return () => {
-      current = false;
-    };
-    // `load` is a fresh closure each render; the key says when it asks something new.
-  }, [key]);
-  return result.key === key ? result.loaded : { state: "loading" };
+  return useLoadWhen(key, true, load);
 }
 
 /**
@@ -38,8 +27,10 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
  * resolver, the subnames of a name that does not exist) is never sent, so the browser logs no refused request.
  */
 export function useLoadWhen<T>(key: string, ready: boolean, load: () => Promise<T>): Loaded<T> {
-  // Until ready, a promise that never settles: the section reads "Loading…" and nothing is asked.
-  return useLoad(ready ? key : `${key}:not-yet`, () => (ready ? load() : new Promise<T>(() => undefined)));
+  const result = useQueryResult(key, load, ready);
+  if (result.status === "error") return { state: "error", error: explain(result.error) };
+  if (result.status === "success") return { state: "ok", value: result.data };
+  return { state: "loading" };
 }
 
 export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element {

@@ -14,6 +14,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { NameregError } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
+import { refresh } from "../live/query.ts";
 import { AccountLink, Defs, Details, ErrorNote, Mono, TxLink, UserText, When } from "../ui.tsx";
 import { forgetSession, type Session, useSession, walletOf } from "../wallet/session.ts";
 import type { ConnectedWallet } from "../wallet/wallet.ts";
@@ -126,7 +127,12 @@ export function ActionFlow(props: {
         if (!alive.current) return;
         setStep({ state: "done", outcome, review });
         props.onSettled?.();
-        if (outcome.state === "included") props.onDone?.();
+        if (outcome.state === "included") {
+          // The person's own change: everything shown is read again now, and again when the mirror's change
+          // arrives on the stream (the mirror may index it a moment after the network included it).
+          refresh();
+          props.onDone?.();
+        }
       })
       .catch((error: unknown) => fail(error, session));
   };

@@ -1,8 +1,10 @@
 // The announce form's input read into what the allocator takes (docs/api.md "Claim fee": basis 1–8 symbols of
 // `[A-Za-z0-9_]{1,32}`, evidence at most 8 `{ label, url }` with http(s) URLs), each problem in words a person can
 // act on, and the claim-fee quote's refund rules (docs/claims.md) in words. Pure functions (announce-form.test.ts).
-// The claims page loads it with the page itself, which ships no Stellar SDK: so the label rule is written out here
-// rather than imported from @namereg/protocol (whose index pulls the SDK in).
+// The claims page loads it with the page itself, which ships no Stellar SDK: the label and symbol rules come from
+// @namereg/protocol's SDK-free subpaths (labels, records), the very ones the service judges with.
+import { LABEL_MAX_LENGTH, labelProblem } from "@namereg/protocol/labels";
+import { isSymbol } from "@namereg/protocol/records";
 import { baseUnitsAmount, percent } from "../format.ts";
 
 export interface AnnounceInput {
@@ -19,19 +21,23 @@ export type ParsedAnnounce =
 
 const MAX_BASIS = 8;
 const MAX_EVIDENCE = 8;
-const SYMBOL = /^[A-Za-z0-9_]{1,32}$/;
 const EVIDENCE_LABEL_MAX = 64;
 const URL_MAX = 512;
 
-/** docs/contracts.md "Names and nodes": 1–63 characters of a-z, 0-9 and '-', not starting or ending with '-'. */
-const LABEL_MAX_LENGTH = 63;
-
-function labelProblem(label: string): string | null {
-  if (label.length === 0) return "Name the namespace to claim.";
-  if (label.length > LABEL_MAX_LENGTH) return `A namespace is at most ${LABEL_MAX_LENGTH} characters.`;
-  if (!/^[a-z0-9-]+$/.test(label)) return "A namespace is made of a-z, 0-9 and '-' only.";
-  if (label.startsWith("-") || label.endsWith("-")) return "A namespace may not start or end with '-'.";
-  return null;
+/** The service's label rule (@namereg/protocol/labels), said of a namespace to claim. */
+function namespaceProblem(label: string): string | null {
+  switch (labelProblem(label)) {
+    case null:
+      return null;
+    case "empty":
+      return "Name the namespace to claim.";
+    case "too_long":
+      return `A namespace is at most ${LABEL_MAX_LENGTH} characters.`;
+    case "invalid_character":
+      return "A namespace is made of a-z, 0-9 and '-' only.";
+    case "hyphen_at_edge":
+      return "A namespace may not start or end with '-'.";
+  }
 }
 
 /**
@@ -41,14 +47,14 @@ function labelProblem(label: string): string | null {
 export function parseAnnounce(label: string, basis: string, evidence: string): ParsedAnnounce {
   const problems: Partial<Record<FormField, string>> = {};
   const namespace = label.trim().replace(/[A-Z]/g, (c) => c.toLowerCase());
-  const labelWhy = labelProblem(namespace);
+  const labelWhy = namespaceProblem(namespace);
   if (labelWhy !== null) problems.label = labelWhy;
 
   const symbols = basis
     .split(",")
     .map((b) => b.trim().replace(/\s+/g, "_"))
     .filter((b) => b !== "");
-  const badSymbol = symbols.find((s) => !SYMBOL.test(s));
+  const badSymbol = symbols.find((s) => !isSymbol(s));
   if (symbols.length === 0) problems.basis = "Give at least one basis, such as trademark or prior use.";
   else if (symbols.length > MAX_BASIS) problems.basis = `Give at most ${MAX_BASIS} bases.`;
   else if (badSymbol !== undefined)

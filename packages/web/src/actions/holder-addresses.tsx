@@ -1,14 +1,16 @@
 // A name page's network addresses: each network the namespace allows with the name's address there (read live).
-// Everyone reads the list; the signed-in holder also gets a form to set one and a button to remove each, through
-// the action flow. Nothing is shown for a namespace without a resolver.
+// Everyone reads the list; the signed-in holder also gets an Edit per network (its form opens in place, the address
+// held as typed to the service's rule) and a Remove, through the action flow. Nothing is shown for a namespace without a resolver.
 //
 // Use: `<HolderAddresses name="alice.acme" namespace="acme" label="alice" holder={record.holder} />` on the name page.
+import { chainAddressProblem } from "@namereg/protocol/address";
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { ErrorNote, type Loaded, Mono, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
+import { EditButton, Field } from "./fields.tsx";
 
 /** The allowed networks and the name's address on each, or null when the namespace has no resolver. */
 async function addresses(namespace: string, label: string) {
@@ -38,17 +40,15 @@ export function HolderAddresses(props: {
   const [read, setRead] = useState(0);
   const holder = session?.account === props.holder;
   const loaded = useLoad(`addr:${props.name}:${read}`, () => addresses(props.namespace, props.label));
-  const [network, setNetwork] = useState("");
-  const [address, setAddress] = useState("");
+  const [editing, setEditing] = useState<string | null>(null);
   const { start, busy, flow } = useActionRun(() => {
-    setAddress("");
+    setEditing(null);
     setRead((n) => n + 1);
   });
   if (!holder) return <NetworkAddresses loaded={loaded} />;
   // The last list read stays on screen while the next one loads, and so does the flow that changed it.
   const current = loaded.state === "ok" ? loaded.value : null;
   if (loaded.state === "ok" && current === null && flow === null) return null;
-  const chosen = network === "" ? (current?.[0]?.network ?? "") : network;
   return (
     <section class="manage" aria-labelledby="manage-addresses-title">
       <h3 id="manage-addresses-title">Network addresses</h3>
@@ -57,13 +57,19 @@ export function HolderAddresses(props: {
       {current === null ? null : current.length === 0 ? (
         <p>The namespace allows no network addresses.</p>
       ) : (
-        <>
-          <ul class="plain-list" aria-label="Addresses on other networks">
-            {current.map((c) => (
-              <li key={c.network} class="row">
+        <ul class="plain-list" aria-label="Addresses on other networks">
+          {current.map((c) => (
+            <li key={c.network}>
+              <p class="row">
                 <span>
                   {c.network}: {c.address === null ? "none" : <Mono>{c.address}</Mono>}
                 </span>
+                <EditButton
+                  label={`Edit the ${c.network} address`}
+                  controls={`address-editor-${c.network}`}
+                  open={editing === c.network}
+                  onToggle={() => setEditing((e) => (e === c.network ? null : c.network))}
+                />
                 {c.address === null ? null : (
                   <button
                     type="button"
@@ -80,47 +86,72 @@ export function HolderAddresses(props: {
                     Remove the {c.network} address
                   </button>
                 )}
-              </li>
-            ))}
-          </ul>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              const to = address.trim();
-              if (chosen === "" || to === "") return;
-              start(() =>
-                import("./chain-addresses.ts").then((m) => m.setChainAddress(props.name, chosen, to)),
-              );
-            }}
-          >
-            <label for="address-network">Network</label>
-            <select id="address-network" value={chosen} onChange={(e) => setNetwork(e.currentTarget.value)}>
-              {current.map((c) => (
-                <option value={c.network} key={c.network}>
-                  {c.network}
-                </option>
-              ))}
-            </select>
-            <label for="address-value">Address on that network</label>
-            <input
-              id="address-value"
-              required
-              autocomplete="off"
-              spellcheck={false}
-              class="mono"
-              value={address}
-              onInput={(e) => setAddress(e.currentTarget.value)}
-            />
-            <p class="row">
-              <button type="submit" disabled={busy}>
-                Set address
-              </button>
-            </p>
-          </form>
-        </>
+              </p>
+              <div id={`address-editor-${c.network}`}>
+                {editing === c.network ? (
+                  <AddressForm
+                    network={c.network}
+                    busy={busy}
+                    onSet={(to) =>
+                      start(() =>
+                        import("./chain-addresses.ts").then((m) =>
+                          m.setChainAddress(props.name, c.network, to),
+                        ),
+                      )
+                    }
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
       {flow}
     </section>
+  );
+}
+
+/** One network's address, held as typed to the rule the service's prepare route holds it to. */
+function AddressForm(props: {
+  readonly network: string;
+  readonly busy: boolean;
+  readonly onSet: (address: string) => void;
+  readonly onCancel: () => void;
+}): JSX.Element {
+  const [address, setAddress] = useState("");
+  const [tried, setTried] = useState(false);
+  const problem = chainAddressProblem(props.network, address.trim());
+  return (
+    <form
+      class="editor"
+      aria-label={`Edit the ${props.network} address`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (problem === null) props.onSet(address.trim());
+      }}
+    >
+      <Field
+        id="address-value"
+        label={`Address on ${props.network}`}
+        value={address}
+        onInput={setAddress}
+        problem={problem}
+        show={tried || address !== ""}
+        mono
+        required
+        autoFocus
+      />
+      <p class="row">
+        <button type="submit" disabled={props.busy}>
+          Set address
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </p>
+    </form>
   );
 }
 

@@ -1,20 +1,25 @@
-// A name page's own records for the name's holder: its text records (set one, remove each), the payment
-// instruction (address and memo), the built-in pay-to address, and — for the account the name pays to — making it
-// that account's display name or primary name. The current values are shown beside the forms; each change goes
-// through the action flow (review in words, sign in the wallet, follow to the result). Shown only to the signed-in
-// holder.
+// A name's records as its signed-in holder reads them: the same table anyone reads, each row with its own Edit (and
+// a text record's Remove), and "Add a text record"; Edit opens that one form in place, under the table, with the
+// current value filled in. Each field is held to the service's own rules (@namereg/protocol/records) as it is
+// typed, so a key that is no contract symbol or a memo past 28 bytes is said beside the field, before any request.
+// Each change goes through the action flow (review in words, sign in the wallet, follow to the result).
 //
-// Use: `<HolderRecords name="alice.acme" holder={record.holder} records={records} onChanged={reload} />` under the
-// name page's record table (`records`: the GET /v1/records answer).
+// Use: `<HolderRecords name="alice.acme" records={records} />` in the name page's Records section, for the holder.
+import {
+  memoProblem,
+  stellarAddressProblem,
+  textKeyProblem,
+  textValueProblem,
+} from "@namereg/protocol/records";
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
-import { Mono } from "../ui.tsx";
-import { useSession } from "../wallet/session.ts";
-import { nameFlags } from "../words.ts";
+import { recordLink } from "../format.ts";
+import { AccountLink, Table, UserLink, UserText } from "../ui.tsx";
 import type { Action, LoadAction } from "./action.ts";
 import { useActionRun } from "./action-flow.tsx";
+import { EditButton, Field } from "./fields.tsx";
 
-type Records = {
+export type Records = {
   readonly address: string | null;
   readonly text: Readonly<Record<string, string>>;
   readonly displayName: boolean | null;
@@ -27,181 +32,211 @@ const load =
   () =>
     import("./records.ts").then(pick);
 
-export function HolderRecords(props: {
-  readonly name: string;
-  readonly holder: string;
-  readonly records: Records | null;
-  readonly onChanged: () => void;
-}): JSX.Element | null {
-  const session = useSession();
-  const [key, setKey] = useState("");
-  const [value, setValue] = useState("");
-  const [payTo, setPayTo] = useState("");
-  const [memo, setMemo] = useState("");
-  const [address, setAddress] = useState("");
-  const { start, busy, flow } = useActionRun(() => {
-    // A form is empty again after its change went through.
-    setKey("");
-    setValue("");
-    setPayTo("");
-    setMemo("");
-    setAddress("");
-    props.onChanged();
-  });
-  if (session?.account !== props.holder) return null;
-  const { name } = props;
-  const text = Object.entries(props.records?.text ?? {});
-  const subname = name.split(".").length > 2;
-  // Display and primary names are signed by the name's pay-to address: offered when that is the signed-in account.
-  const paysHere = props.records?.address === session.account;
+type Open = { readonly kind: "text"; readonly key: string | null } | { readonly kind: "payment" } | null;
+
+const EDITOR_ID = "records-editor";
+
+export function HolderRecords(props: { readonly name: string; readonly records: Records }): JSX.Element {
+  const { name, records } = props;
+  const [open, setOpen] = useState<Open>(null);
+  const { start, busy, flow } = useActionRun(() => setOpen(null));
+  const toggle = (next: NonNullable<Open>) =>
+    setOpen((now) => (JSON.stringify(now) === JSON.stringify(next) ? null : next));
+  const isOpen = (next: NonNullable<Open>) => JSON.stringify(open) === JSON.stringify(next);
+  const text = Object.entries(records.text);
   return (
-    <section class="manage" aria-labelledby="manage-records-title">
-      <h3 id="manage-records-title">Manage records</h3>
-      <h4>Text records</h4>
-      {text.length === 0 ? (
-        <p>{name} has no text records.</p>
-      ) : (
-        <ul class="plain-list" aria-label="Text records">
-          {text.map(([k, v]) => (
-            <li key={k} class="row">
-              <span>
-                {k}: {v}
-              </span>
+    <>
+      <Table
+        caption="Records"
+        captionHidden
+        headings={["Key", "Value", "Change"]}
+        rows={[
+          [
+            "address",
+            records.address === null ? "—" : <AccountLink address={records.address} key="a" />,
+            <EditButton
+              key="e"
+              label="Edit the payment instruction"
+              controls={EDITOR_ID}
+              open={isOpen({ kind: "payment" })}
+              onToggle={() => toggle({ kind: "payment" })}
+            />,
+          ],
+          ...text.map(([k, v]) => [
+            k,
+            recordLink(k, v) === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />,
+            <span class="row" key="c">
+              <EditButton
+                label={`Edit text record ${k}`}
+                controls={EDITOR_ID}
+                open={isOpen({ kind: "text", key: k })}
+                onToggle={() => toggle({ kind: "text", key: k })}
+              />
               <button
                 type="button"
                 class="secondary"
                 disabled={busy}
+                aria-label={`Remove text record ${k}`}
                 onClick={() => start(load((m) => m.setText(name, k, null)))}
               >
-                Remove text record {k}
+                Remove
               </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          const k = key.trim();
-          if (k === "") return;
-          start(load((m) => m.setText(name, k, value)));
-        }}
-      >
-        <label for="text-key">Key</label>
-        <input
-          id="text-key"
-          required
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="text-key-hint"
-          value={key}
-          onInput={(e) => setKey(e.currentTarget.value)}
-        />
-        <p id="text-key-hint" class="hint">
-          Letters, digits and “_” (a contract symbol), e.g. url or email.
-        </p>
-        <label for="text-value">Value</label>
-        <input
-          id="text-value"
-          autocomplete="off"
-          value={value}
-          onInput={(e) => setValue(e.currentTarget.value)}
-        />
-        <p class="row">
-          <button type="submit" disabled={busy}>
-            Set text record
-          </button>
-        </p>
-      </form>
-      <h4>Payment instruction</h4>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          const to = payTo.trim();
-          if (to === "") return;
-          const m = memo.trim();
-          start(load((mod) => mod.setPayment(name, to, m === "" ? null : m)));
-        }}
-      >
-        <label for="payment-address">Pay to</label>
-        <input
-          id="payment-address"
-          required
-          autocomplete="off"
-          spellcheck={false}
-          class="mono"
-          value={payTo}
-          onInput={(e) => setPayTo(e.currentTarget.value)}
-        />
-        <label for="payment-memo">Memo (optional)</label>
-        <input
-          id="payment-memo"
-          autocomplete="off"
-          value={memo}
-          onInput={(e) => setMemo(e.currentTarget.value)}
-        />
-        <p class="row">
-          <button type="submit" disabled={busy}>
-            Set payment instruction
-          </button>
-        </p>
-      </form>
-      {subname ? null : (
-        <>
-          <h4>Address</h4>
-          <p>Now: {props.records?.address == null ? "none" : <Mono>{props.records.address}</Mono>}</p>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              const to = address.trim();
-              if (to === "") return;
-              start(load((m) => m.setNameAddress(name, to)));
-            }}
-          >
-            <label for="name-address">New address</label>
-            <input
-              id="name-address"
-              required
-              autocomplete="off"
-              spellcheck={false}
-              class="mono"
-              value={address}
-              onInput={(e) => setAddress(e.currentTarget.value)}
-            />
-            <p class="row">
-              <button type="submit" disabled={busy}>
-                Set address
-              </button>
-            </p>
-          </form>
-        </>
-      )}
-      <h4>Display and primary name</h4>
-      {props.records === null ? null : <FlagsNow name={name} records={props.records} />}
-      {paysHere ? (
-        <p class="row">
-          <button type="button" disabled={busy} onClick={() => start(load((m) => m.setDisplayName(name)))}>
-            Make it your display name
-          </button>
-          <button type="button" disabled={busy} onClick={() => start(load((m) => m.setPrimaryName(name)))}>
-            Make it your primary name
-          </button>
-        </p>
-      ) : (
-        <p class="hint">The account {name} pays to signs these; sign in with it to set them.</p>
-      )}
+            </span>,
+          ]),
+        ]}
+      />
+      <p class="row">
+        <EditButton
+          label="Add a text record"
+          controls={EDITOR_ID}
+          open={isOpen({ kind: "text", key: null })}
+          onToggle={() => toggle({ kind: "text", key: null })}
+        >
+          Add a text record
+        </EditButton>
+      </p>
+      <div id={EDITOR_ID}>
+        {open?.kind === "text" ? (
+          <TextForm
+            key={open.key ?? ""}
+            name={name}
+            fixedKey={open.key}
+            value={open.key === null ? "" : (records.text[open.key] ?? "")}
+            busy={busy}
+            onSet={(k, v) => start(load((m) => m.setText(name, k, v)))}
+            onCancel={() => setOpen(null)}
+          />
+        ) : null}
+        {open?.kind === "payment" ? (
+          <PaymentForm
+            name={name}
+            address={records.address ?? ""}
+            busy={busy}
+            onSet={(to, memo) => start(load((m) => m.setPayment(name, to, memo)))}
+            onCancel={() => setOpen(null)}
+          />
+        ) : null}
+      </div>
       {flow}
-    </section>
+    </>
   );
 }
 
-/** Whether the name is now its pay-to account's display and primary name, in words (null: could not be checked). */
-function FlagsNow(props: { readonly name: string; readonly records: Records }): JSX.Element {
-  const flags = nameFlags({ ...props.records, name: props.name });
+function TextForm(props: {
+  readonly name: string;
+  /** The record being edited; null: a new one, whose key is written here. */
+  readonly fixedKey: string | null;
+  readonly value: string;
+  readonly busy: boolean;
+  readonly onSet: (key: string, value: string) => void;
+  readonly onCancel: () => void;
+}): JSX.Element {
+  const [key, setKey] = useState(props.fixedKey ?? "");
+  const [value, setValue] = useState(props.value);
+  const [tried, setTried] = useState(false);
+  const keyProblem = textKeyProblem(key.trim());
+  const valueProblem = textValueProblem(value);
+  const title = props.fixedKey === null ? "Add a text record" : `Edit text record ${props.fixedKey}`;
   return (
-    <p class="breakable">
-      Now: {flags.display}
-      {flags.display === flags.primary ? null : ` ${flags.primary}`}
-    </p>
+    <form
+      class="editor"
+      aria-label={title}
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (keyProblem !== null || valueProblem !== null) return;
+        props.onSet(key.trim(), value);
+      }}
+    >
+      <h3>{title}</h3>
+      {props.fixedKey === null ? (
+        <Field
+          id="text-key"
+          label="Key"
+          value={key}
+          onInput={setKey}
+          problem={keyProblem}
+          show={tried || key !== ""}
+          hint="Letters, digits and “_” (a contract symbol), e.g. url or email."
+          required
+          autoFocus
+        />
+      ) : null}
+      <Field
+        id="text-value"
+        label="Value"
+        value={value}
+        onInput={setValue}
+        problem={valueProblem}
+        show={tried}
+        autoFocus={props.fixedKey !== null}
+      />
+      <p class="row">
+        <button type="submit" disabled={props.busy}>
+          Set text record
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </p>
+    </form>
+  );
+}
+
+function PaymentForm(props: {
+  readonly name: string;
+  readonly address: string;
+  readonly busy: boolean;
+  readonly onSet: (address: string, memo: string | null) => void;
+  readonly onCancel: () => void;
+}): JSX.Element {
+  const [payTo, setPayTo] = useState(props.address);
+  const [memo, setMemo] = useState("");
+  const [tried, setTried] = useState(false);
+  const addressProblem = stellarAddressProblem(payTo.trim());
+  const memoWrong = memoProblem(memo.trim());
+  return (
+    <form
+      class="editor"
+      aria-label="Edit the payment instruction"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (addressProblem !== null || memoWrong !== null) return;
+        const m = memo.trim();
+        props.onSet(payTo.trim(), m === "" ? null : m);
+      }}
+    >
+      <h3>Payment instruction</h3>
+      <p class="hint">What payers of {props.name} are told: the account to pay and, if you want, a memo.</p>
+      <Field
+        id="payment-address"
+        label="Pay to"
+        value={payTo}
+        onInput={setPayTo}
+        problem={addressProblem}
+        show={tried || payTo !== props.address}
+        mono
+        required
+        autoFocus
+      />
+      <Field
+        id="payment-memo"
+        label="Memo (optional)"
+        value={memo}
+        onInput={setMemo}
+        problem={memoWrong}
+        show
+        hint="At most 28 bytes: a Stellar text memo."
+      />
+      <p class="row">
+        <button type="submit" disabled={props.busy}>
+          Set payment instruction
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </p>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
-// A namespace page's policy controls for its owner: the subname policy (enabled, creation-disabled, suspended) and
-// the networks names may carry addresses on, each changed through the action flow with the owner's console
-// session, with the owner's billing (owner-billing.tsx) and sale of the namespace (owner-sale.tsx) below. Read only
+// A namespace page's Manage section for its owner: the subname policy (enabled, creation-disabled, suspended) and
+// the networks names may carry addresses on, each behind its Edit (the form opens in place) and changed through the
+// action flow with the owner's console session, then the owner's billing (owner-billing.tsx), the sale of the
+// namespace (owner-sale.tsx) and the link to its hosted webhooks. Read only
 // for someone signed in; the owner is read live (GET /v1/subname-policy), and another account
 // reads one line saying who can.
 //
@@ -8,9 +9,11 @@
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
+import { WebhooksLink } from "../pages/webhooks.tsx";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
+import { EditButton } from "./fields.tsx";
 import { OwnerBilling } from "./owner-billing.tsx";
 import { OwnerSale } from "./owner-sale.tsx";
 import { SoldReceipt } from "./seller-receipt.tsx";
@@ -38,7 +41,9 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   );
   const [policy, setPolicy] = useState<string | null>(null);
   const [networks, setNetworks] = useState<readonly string[] | null>(null);
+  const [open, setOpen] = useState<"policy" | "networks" | null>(null);
   const { start, busy, flow } = useActionRun(() => {
+    setOpen(null);
     setPolicy(null);
     setNetworks(null);
     setRead((n) => n + 1);
@@ -66,75 +71,112 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
     );
   const chosenPolicy = policy ?? last.policy;
   const chosenNetworks = networks ?? last.networks ?? [];
+  const toggle = (which: "policy" | "networks") => setOpen((o) => (o === which ? null : which));
   return (
-    <section class="manage" aria-labelledby="owner-policies-title">
-      <h2 id="owner-policies-title">Owner console</h2>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          start(() => import("./policies.ts").then((m) => m.setSubnamePolicy(namespace, chosenPolicy)));
-        }}
-      >
-        <fieldset>
-          <legend>Subname policy (now: {POLICY_WORDS[last.policy] ?? last.policy})</legend>
-          {Object.entries(POLICY_WORDS).map(([value, words]) => (
-            <label class="choice" key={value}>
-              <input
-                type="radio"
-                name="subname-policy"
-                value={value}
-                checked={chosenPolicy === value}
-                onChange={() => setPolicy(value)}
-              />{" "}
-              {words.charAt(0).toUpperCase() + words.slice(1)}
-            </label>
-          ))}
-          <p class="row">
-            <button type="submit" disabled={busy || chosenPolicy === last.policy}>
-              Change subname policy
-            </button>
-          </p>
-        </fieldset>
-      </form>
+    <section id="manage" class="manage" aria-labelledby="manage-title">
+      <h2 id="manage-title">Manage</h2>
+      <h3>Subname policy</h3>
+      <p class="row">
+        <span>Now: {POLICY_WORDS[last.policy] ?? last.policy}.</span>
+        <EditButton
+          label="Edit the subname policy"
+          controls="policy-editor"
+          open={open === "policy"}
+          onToggle={() => toggle("policy")}
+        />
+      </p>
+      <div id="policy-editor">
+        {open === "policy" ? (
+          <form
+            class="editor"
+            onSubmit={(event) => {
+              event.preventDefault();
+              start(() => import("./policies.ts").then((m) => m.setSubnamePolicy(namespace, chosenPolicy)));
+            }}
+          >
+            <fieldset>
+              <legend>Subname policy (now: {POLICY_WORDS[last.policy] ?? last.policy})</legend>
+              {Object.entries(POLICY_WORDS).map(([value, words]) => (
+                <label class="choice" key={value}>
+                  <input
+                    type="radio"
+                    name="subname-policy"
+                    value={value}
+                    checked={chosenPolicy === value}
+                    onChange={() => setPolicy(value)}
+                  />{" "}
+                  {words.charAt(0).toUpperCase() + words.slice(1)}
+                </label>
+              ))}
+              <p class="row">
+                <button type="submit" disabled={busy || chosenPolicy === last.policy}>
+                  Change subname policy
+                </button>
+                {chosenPolicy === last.policy ? <span class="hint">Choose another policy first.</span> : null}
+              </p>
+            </fieldset>
+          </form>
+        ) : null}
+      </div>
       {last.networks === null ? null : (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            const list = CHAIN_NETWORKS.filter((n) => chosenNetworks.includes(n));
-            start(() => import("./policies.ts").then((m) => m.setChainPolicy(namespace, list)));
-          }}
-        >
-          <fieldset>
-            <legend>Networks names may carry addresses on (now {last.networks.join(", ") || "none"})</legend>
-            {CHAIN_NETWORKS.map((n) => (
-              <label class="choice" key={n}>
-                <input
-                  type="checkbox"
-                  name="networks"
-                  value={n}
-                  checked={chosenNetworks.includes(n)}
-                  onChange={(e) =>
-                    setNetworks(
-                      e.currentTarget.checked
-                        ? [...chosenNetworks, n]
-                        : chosenNetworks.filter((other) => other !== n),
-                    )
-                  }
-                />{" "}
-                {n}
-              </label>
-            ))}
-            <p class="row">
-              <button type="submit" disabled={busy}>
-                Change networks
-              </button>
-            </p>
-          </fieldset>
-        </form>
+        <>
+          <h3>Networks</h3>
+          <p class="row">
+            <span>Names may carry addresses on: {last.networks.join(", ") || "no other network"}.</span>
+            <EditButton
+              label="Edit the networks"
+              controls="networks-editor"
+              open={open === "networks"}
+              onToggle={() => toggle("networks")}
+            />
+          </p>
+          <div id="networks-editor">
+            {open === "networks" ? (
+              <form
+                class="editor"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  const list = CHAIN_NETWORKS.filter((n) => chosenNetworks.includes(n));
+                  start(() => import("./policies.ts").then((m) => m.setChainPolicy(namespace, list)));
+                }}
+              >
+                <fieldset>
+                  <legend>
+                    Networks names may carry addresses on (now {last.networks.join(", ") || "none"})
+                  </legend>
+                  {CHAIN_NETWORKS.map((n) => (
+                    <label class="choice" key={n}>
+                      <input
+                        type="checkbox"
+                        name="networks"
+                        value={n}
+                        checked={chosenNetworks.includes(n)}
+                        onChange={(e) =>
+                          setNetworks(
+                            e.currentTarget.checked
+                              ? [...chosenNetworks, n]
+                              : chosenNetworks.filter((other) => other !== n),
+                          )
+                        }
+                      />{" "}
+                      {n}
+                    </label>
+                  ))}
+                  <p class="row">
+                    <button type="submit" disabled={busy}>
+                      Change networks
+                    </button>
+                  </p>
+                </fieldset>
+              </form>
+            ) : null}
+          </div>
+        </>
       )}
       {flow}
       <OwnerBilling namespace={namespace} />
       <OwnerSale namespace={namespace} />
+      <WebhooksLink namespace={namespace} />
     </section>
   );
 }

@@ -12,6 +12,7 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, isNameregError, unwrap } from "../api.ts";
+import { refresh } from "../live/query.ts";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
@@ -92,12 +93,15 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
     setFollowing(true);
     setRead((n) => n + 1);
   });
+  const open = sale?.listings[0];
+  // The page's own listing summary agrees with the panel: listed, cancelling, gone (a cancel has no chain change to
+  // hear on the stream).
+  useEffect(() => refresh((key) => key.startsWith("listings")), [open?.id, open?.state, last === "gone"]);
   if (session === null) return null;
   const again = () => {
     asked.current = true;
     setRead((n) => n + 1);
   };
-  const open = sale?.listings[0];
   return (
     <section aria-labelledby="owner-sale-title">
       <h3 id="owner-sale-title">Sell this namespace</h3>

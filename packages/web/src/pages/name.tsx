@@ -1,15 +1,15 @@
-// A name: `label.namespace` (resolution, records, its timeline of lifecycle and record changes, subnames) or
+// A name: `label.namespace` — its answer first (where payments go, who holds it), then anchored sections Overview ·
+// Records · Subnames · History · Manage, the holder's editing in place (an Edit per record or section) — or
 // `child.label.namespace` (the subname's record under its parent, read from the subname routes). Each section loads
 // on its own, so one refusal (an expired name's records, a namespace without a resolver) leaves the others
 // readable; a name that does not exist is said once.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
 import { HolderAddresses } from "../actions/holder-addresses.tsx";
-import { HolderRecords } from "../actions/holder-records.tsx";
+import { HolderManage } from "../actions/holder-manage.tsx";
+import { HolderRecords, type Records } from "../actions/holder-records.tsx";
 import { HolderSubnames } from "../actions/holder-subnames.tsx";
 import { api, NameregError, unwrap } from "../api.ts";
 import { explain } from "../errors.ts";
-import { recordLink } from "../format.ts";
 import {
   AccountLink,
   Defs,
@@ -21,13 +21,14 @@ import {
   Section,
   Table,
   TxLink,
-  UserLink,
   UserText,
   useLoad,
   useLoadWhen,
   When,
 } from "../ui.tsx";
-import { nameFlags, ownership, timeline } from "../words.ts";
+import { useSession } from "../wallet/session.ts";
+import { ownership, timeline } from "../words.ts";
+import { Glance, RecordsTable, SectionNav } from "./name-parts.tsx";
 import { Subname } from "./subname.tsx";
 
 /** Archived events of the name read for its timeline: one page of the archive's largest. */
@@ -76,17 +77,16 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
     unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace: props.namespace } } })),
   );
   const resolver = namespace.state === "ok" ? namespace.value.resolverId !== null : null;
-  const [recordsRead, setRecordsRead] = useState(0); // read again after the holder changes a record
-  const asked = useLoadWhen(`r:${key}:${recordsRead}`, record.state === "ok" && resolver === true, () =>
-    loadRecords(path),
+  const session = useSession();
+  const asked = useLoadWhen(`r:${key}`, record.state === "ok" && resolver === true, () =>
+    unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } })),
   );
-  const records: Loaded<RecordsAnswer> =
+  const records: Loaded<Records> =
     resolver === false
       ? { state: "error", error: explain(new NameregError(409, { error: "no_resolver" })) }
       : asked;
-  const [subnamesRead, setSubnamesRead] = useState(0); // read again after the holder changes a subname
   const live = record.state === "ok" || (record.state === "error" && record.error.code === "name_expired");
-  const subnames = useLoadWhen(`s:${key}:${subnamesRead}`, live, () =>
+  const subnames = useLoadWhen(`s:${key}`, live, () =>
     unwrap(api.GET("/v1/subnames/{namespace}/{label}", { params: { path } })),
   );
   const refusal =
@@ -114,102 +114,93 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
   const issued = refused !== "name_not_issued";
   // An expired name's records answer the same name_expired as its record above: said once, there.
   const recordsShown = issued && refused !== "name_expired";
+  const holder = record.state === "ok" ? record.value.holder : null;
+  // Editing is the signed-in holder's, in place: an Edit per record or section, one form open at a time.
+  const editing = holder !== null && session?.account === holder;
+  const sections: [string, string][] = [["overview", "Overview"]];
+  if (recordsShown) sections.push(["records", "Records"]);
+  if (issued) sections.push(["subnames", "Subnames"]);
+  sections.push(["history", "History"]);
+  if (editing) sections.push(["manage", "Manage"]);
   return (
     <Page title={props.name}>
       <p class="hint">
         In namespace <NamespaceLink namespace={props.namespace} />.
       </p>
-      <h2>Resolution</h2>
-      <Section
-        loaded={record}
-        render={(r) => (
-          <Defs
-            items={[
-              ["Holder", <AccountLink address={r.holder} key="h" />],
-              ["Ownership", ownership(r.ownership)],
-              ["Storage", r.storage === "live" ? "Live: read from the chain as it is now" : r.storage],
-              ["Expires", r.expiresAt === null ? "never" : <When at={r.expiresAt} relative key="e" />],
-              [
-                "Issued",
-                <>
-                  ledger {r.issuedLedger}
-                  {r.issuedAt ? <When at={r.issuedAt} prefix=" (" suffix=")" /> : null}
-                  {", transaction "}
-                  <TxLink hash={r.txHash} />
-                </>,
-              ],
-              ["Resolutions", String(r.resolutions)],
-              [
-                "Operator",
-                <>
-                  {r.operatorName === "" ? null : (
-                    <>
-                      <UserText text={r.operatorName} />
-                      {" · "}
-                    </>
-                  )}
-                  <AccountLink address={r.operator} />
-                </>,
-              ],
-            ]}
-          />
-        )}
-      />
       {recordsShown ? (
-        <>
-          <h2>Records</h2>
+        <Glance
+          name={props.name}
+          holder={holder}
+          expiresAt={record.state === "ok" ? record.value.expiresAt : undefined}
+          records={records}
+        />
+      ) : null}
+      <SectionNav sections={sections} />
+      <section id="overview" aria-labelledby="overview-title">
+        <h2 id="overview-title">Overview</h2>
+        <Section
+          loaded={record}
+          render={(r) => (
+            <Defs
+              items={[
+                ["Holder", <AccountLink address={r.holder} key="h" />],
+                ["Ownership", ownership(r.ownership)],
+                ["Storage", r.storage === "live" ? "Live: read from the chain as it is now" : r.storage],
+                ["Expires", r.expiresAt === null ? "never" : <When at={r.expiresAt} relative key="e" />],
+                [
+                  "Issued",
+                  <>
+                    ledger {r.issuedLedger}
+                    {r.issuedAt ? <When at={r.issuedAt} prefix=" (" suffix=")" /> : null}
+                    {", transaction "}
+                    <TxLink hash={r.txHash} />
+                  </>,
+                ],
+                ["Resolutions", String(r.resolutions)],
+                [
+                  "Operator",
+                  <>
+                    {r.operatorName === "" ? null : (
+                      <>
+                        <UserText text={r.operatorName} />
+                        {" · "}
+                      </>
+                    )}
+                    <AccountLink address={r.operator} />
+                  </>,
+                ],
+              ]}
+            />
+          )}
+        />
+      </section>
+      {recordsShown ? (
+        <section id="records" aria-labelledby="records-title">
+          <h2 id="records-title">Records</h2>
           {records.state === "error" && records.error.code === "no_resolver" ? (
             // A fact about the namespace (409 no_resolver), not a failure: said plainly, not as an alert.
             <p data-code="no_resolver">{records.error.sentence}</p>
           ) : (
-            <Section loaded={records} render={(rec) => <RecordsTable records={rec} />} />
-          )}
-          {record.state === "ok" ? (
-            <HolderRecords
-              name={props.name}
-              holder={record.value.holder}
-              records={records.state === "ok" ? records.value : null}
-              onChanged={() => setRecordsRead((n) => n + 1)}
+            <Section
+              loaded={records}
+              render={(rec) =>
+                editing ? <HolderRecords name={props.name} records={rec} /> : <RecordsTable records={rec} />
+              }
             />
-          ) : null}
-          {record.state === "ok" ? (
+          )}
+          {holder !== null ? (
             <HolderAddresses
               name={props.name}
               namespace={props.namespace}
               label={props.label}
-              holder={record.value.holder}
+              holder={holder}
             />
           ) : null}
-        </>
+        </section>
       ) : null}
-      <h2>History</h2>
-      <Section
-        loaded={history}
-        render={([lifecycle, archived]) => (
-          <>
-            <Table
-              caption="History"
-              captionHidden
-              headings={["What", "Ledger", "Time", "Transaction"]}
-              rows={timeline(lifecycle.events, archived.events).map((row) => [
-                row.what,
-                String(row.ledger),
-                row.at === null ? "—" : <When at={row.at} key="w" />,
-                <TxLink hash={row.txHash} key="t" />,
-              ])}
-            />
-            {archived.hasMore ? (
-              <p class="hint">
-                Only the first {ARCHIVE_PAGE} archived events of this name are shown; the archive has the
-                rest: <a href={`/v1/events?subject=${encodeURIComponent(props.name)}`}>its events as JSON</a>.
-              </p>
-            ) : null}
-          </>
-        )}
-      />
       {issued ? (
-        <>
-          <h2>Subnames</h2>
+        <section id="subnames" aria-labelledby="subnames-title">
+          <h2 id="subnames-title">Subnames</h2>
           <Section
             loaded={subnames}
             render={(s) => (
@@ -226,46 +217,50 @@ function IssuedName(props: { name: string; label: string; namespace: string }): 
               />
             )}
           />
-          {record.state === "ok" ? (
+          {holder !== null ? (
             <HolderSubnames
               name={props.name}
-              holder={record.value.holder}
+              holder={holder}
               subnames={subnames.state === "ok" ? subnames.value.subnames : []}
               policy={subnames.state === "ok" ? subnames.value.policy : null}
-              onChanged={() => setSubnamesRead((n) => n + 1)}
             />
           ) : null}
-        </>
+        </section>
+      ) : null}
+      <section id="history" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        <Section
+          loaded={history}
+          render={([lifecycle, archived]) => (
+            <>
+              <Table
+                caption="History"
+                captionHidden
+                headings={["What", "Ledger", "Time", "Transaction"]}
+                rows={timeline(lifecycle.events, archived.events).map((row) => [
+                  row.what,
+                  String(row.ledger),
+                  row.at === null ? "—" : <When at={row.at} key="w" />,
+                  <TxLink hash={row.txHash} key="t" />,
+                ])}
+              />
+              {archived.hasMore ? (
+                <p class="hint">
+                  Only the first {ARCHIVE_PAGE} archived events of this name are shown; the archive has the
+                  rest:{" "}
+                  <a href={`/v1/events?subject=${encodeURIComponent(props.name)}`}>its events as JSON</a>.
+                </p>
+              ) : null}
+            </>
+          )}
+        />
+      </section>
+      {editing ? (
+        <section id="manage" aria-labelledby="manage-title">
+          <h2 id="manage-title">Manage</h2>
+          <HolderManage name={props.name} records={records.state === "ok" ? records.value : null} />
+        </section>
       ) : null}
     </Page>
-  );
-}
-
-type RecordsAnswer = Awaited<ReturnType<typeof loadRecords>>;
-const loadRecords = (path: { namespace: string; label: string }) =>
-  unwrap(api.GET("/v1/records/{namespace}/{label}", { params: { path } }));
-
-/** The name's records: its pay-to address, its text records (web addresses as links) and what the address calls it. */
-function RecordsTable({ records }: { readonly records: RecordsAnswer }): JSX.Element {
-  const flags = nameFlags(records);
-  return (
-    <>
-      <Table
-        caption="Records"
-        captionHidden
-        headings={["Key", "Value"]}
-        rows={[
-          ["address", records.address === null ? "—" : <AccountLink address={records.address} key="a" />],
-          ...Object.entries(records.text).map(([k, v]) => {
-            const link = recordLink(k, v);
-            return [k, link === null ? <UserText text={v} key="v" /> : <UserLink value={v} key="v" />];
-          }),
-        ]}
-      />
-      <p class="breakable">
-        {flags.display}
-        {flags.display === flags.primary ? null : ` ${flags.primary}`}
-      </p>
-    </>
   );
 }

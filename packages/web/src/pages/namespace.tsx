@@ -1,6 +1,7 @@
-// A namespace: who owns it, its policies in words, the names issued in it (paged, each with its subnames), its
-// listing if it is for sale, and its claim if one is in the queue. Billing is between the owner and the service
-// and no public route shows it, so it is not here.
+// A namespace: who owns it and its subname policy first, then anchored sections — Overview (its policies in words,
+// how it was allocated, its contracts) · For sale (its listing) · Names (paged, each with its subnames) · Claims (its
+// claim if one is in the queue) — and Manage for its signed-in owner: policy, networks, billing, selling, webhooks
+// (owner-policies.tsx). Billing is between the owner and the service and no public route shows it.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { OwnerPolicies } from "../actions/owner-policies.tsx";
@@ -23,8 +24,9 @@ import {
   useLoad,
   When,
 } from "../ui.tsx";
+import { useSession } from "../wallet/session.ts";
 import { claimState, subnamePolicy } from "../words.ts";
-import { WebhooksLink } from "./webhooks.tsx";
+import { SectionNav } from "./name-parts.tsx";
 
 const loadNames = (namespace: string, cursor: string | undefined) =>
   unwrap(
@@ -35,15 +37,24 @@ const loadNames = (namespace: string, cursor: string | undefined) =>
 type NamesPage = Awaited<ReturnType<typeof loadNames>>;
 
 export function NamespacePage({ namespace }: { readonly namespace: string }): JSX.Element {
-  const info = useLoad(`ns:${namespace}`, () =>
-    unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } })),
-  );
+  const session = useSession();
+  const info = useLoad(`ns:${namespace}`, () => loadNamespace(namespace));
   const claims = useLoad("allocations", () => unwrap(api.GET("/v1/allocations")));
   // One answer for a namespace that is not allocated (yet): the sections that need it would each repeat it. A
   // name that is no namespace at all (invalid_name) is said once too, and nothing else: no claim can be for it.
   const refused = info.state === "error" ? info.error.code : null;
   const invalid = refused === "invalid_name";
   const missing = info.state === "error" && (invalid || refused === "namespace_not_found");
+  const owner = info.state === "ok" && session !== null && session.account === info.value.operator;
+  const sections: [string, string][] = missing
+    ? []
+    : [
+        ["overview", "Overview"],
+        ["for-sale", "For sale"],
+        ["names", "Names"],
+      ];
+  if (!invalid) sections.push(["claims", "Claims"]);
+  if (owner) sections.push(["manage", "Manage"]);
   return (
     <Page title={namespace}>
       {info.state === "ok" && info.value.displayName !== null ? (
@@ -55,59 +66,37 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
         <ErrorNote error={info.error} />
       ) : (
         <>
-          <h2>Namespace</h2>
-          <Section
-            loaded={info}
-            render={(n) => (
-              <Defs
-                items={[
-                  ["Owner", <AccountLink address={n.operator} key="o" />],
-                  ["Names issued", String(n.issuedNames)],
-                  ["Subnames", subnamePolicy(n.subnamePolicy)],
-                  [
-                    "Networks",
-                    n.resolverId === null
-                      ? "None: without a resolver, names keep no records"
-                      : n.chainNetworks.length === 0
-                        ? "None: names keep no addresses on other networks"
-                        : `Names may keep addresses on ${n.chainNetworks.join(", ")}`,
-                  ],
-                  [
-                    "Routing",
-                    n.locked
-                      ? "Locked: names without expiry are permanent"
-                      : "Not locked: the owner may still reclaim names",
-                  ],
-                  [
-                    "Allocated",
-                    <>
-                      {`${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
-                        n.awardLedger
-                      }`}
-                      {n.awardedAt ? (
-                        <>
-                          {" ("}
-                          <When at={n.awardedAt} />
-                          {")"}
-                        </>
-                      ) : null}
-                    </>,
-                  ],
-                  ["Registrar", <ContractLink id={n.registrarId} key="r" />],
-                  ["Resolver", n.resolverId === null ? "none" : <ContractLink id={n.resolverId} key="v" />],
-                ]}
-              />
-            )}
-          />
-          <h2>For sale</h2>
-          <Listing namespace={namespace} />
-          <h2 id="names-title">Names</h2>
-          <Names namespace={namespace} />
+          {info.state === "ok" ? (
+            <div class="glance" data-glance>
+              <p>
+                <strong>Owned by: </strong>
+                <AccountLink address={info.value.operator} />
+              </p>
+              <p>
+                <strong>Subnames: </strong>
+                {subnamePolicy(info.value.subnamePolicy)}
+                {`. Names issued: ${info.value.issuedNames}.`}
+              </p>
+            </div>
+          ) : null}
+          <SectionNav sections={sections} />
+          <section id="overview" aria-labelledby="overview-title">
+            <h2 id="overview-title">Overview</h2>
+            <Section loaded={info} render={(n) => <Overview n={n} />} />
+          </section>
+          <section id="for-sale" aria-labelledby="for-sale-title">
+            <h2 id="for-sale-title">For sale</h2>
+            <Listing namespace={namespace} />
+          </section>
+          <section id="names" aria-labelledby="names-title">
+            <h2 id="names-title">Names</h2>
+            <Names namespace={namespace} />
+          </section>
         </>
       )}
       {invalid ? null : (
-        <>
-          <h2>Claims</h2>
+        <section id="claims" aria-labelledby="claims-title">
+          <h2 id="claims-title">Claims</h2>
           <Section
             loaded={claims}
             render={(q) => {
@@ -127,11 +116,58 @@ export function NamespacePage({ namespace }: { readonly namespace: string }): JS
               );
             }}
           />
-        </>
+        </section>
       )}
       {missing ? null : <OwnerPolicies namespace={namespace} />}
-      {missing ? null : <WebhooksLink namespace={namespace} />}
     </Page>
+  );
+}
+
+type NamespaceAnswer = Awaited<ReturnType<typeof loadNamespace>>;
+const loadNamespace = (namespace: string) =>
+  unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
+
+/** The namespace in full: owner, policies in words, how it was allocated, its contracts. */
+function Overview({ n }: { readonly n: NamespaceAnswer }): JSX.Element {
+  return (
+    <Defs
+      items={[
+        ["Owner", <AccountLink address={n.operator} key="o" />],
+        ["Names issued", String(n.issuedNames)],
+        ["Subnames", subnamePolicy(n.subnamePolicy)],
+        [
+          "Networks",
+          n.resolverId === null
+            ? "None: without a resolver, names keep no records"
+            : n.chainNetworks.length === 0
+              ? "None: names keep no addresses on other networks"
+              : `Names may keep addresses on ${n.chainNetworks.join(", ")}`,
+        ],
+        [
+          "Routing",
+          n.locked
+            ? "Locked: names without expiry are permanent"
+            : "Not locked: the owner may still reclaim names",
+        ],
+        [
+          "Allocated",
+          <>
+            {`${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
+              n.awardLedger
+            }`}
+            {n.awardedAt ? (
+              <>
+                {" ("}
+                <When at={n.awardedAt} />
+                {")"}
+              </>
+            ) : null}
+          </>,
+        ],
+        ["Registrar", <ContractLink id={n.registrarId} key="r" />],
+        ["Resolver", n.resolverId === null ? "none" : <ContractLink id={n.resolverId} key="v" />],
+      ]}
+    />
   );
 }
 

@@ -9,7 +9,13 @@ import {
   isAccountId,
   isStellarAddress,
   isSymbol,
+  MAX_MEMO_BYTES,
+  MAX_TEXT_VALUE_CHARS,
+  MEMO_RULE,
   ResolverFns,
+  STELLAR_ADDRESS_RULE,
+  SYMBOL_MAX_LENGTH,
+  SYMBOL_RULE,
 } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -26,15 +32,9 @@ import { readChainPolicy, requireNetwork, resolverOf } from "./chain-policy.ts";
 import { trackedRoleOf } from "./queries.ts";
 import { prepareRecordAction, type RecordAction } from "./record-prepare.ts";
 
-/** A text record's value: room for a URL, a bio or a key, small enough for one contract entry to stay cheap. */
-export const MAX_TEXT_VALUE_CHARS = 1024;
-/** A payment memo is what a payer attaches as a Stellar text memo: at most 28 bytes. */
-const MAX_MEMO_BYTES = 28;
-
-const StellarAddress = z
-  .string()
-  .max(64)
-  .refine(isStellarAddress, "must be a Stellar account (G…) or contract (C…) address");
+// The record rules (keys, value and memo limits, addresses) are @namereg/protocol's records.ts: the web app checks the
+// same ones beside its fields before it asks.
+const StellarAddress = z.string().max(64).refine(isStellarAddress, STELLAR_ADDRESS_RULE);
 
 const ACTIONS = ["chainAddress", "text", "payment", "address", "displayName", "primary"] as const;
 
@@ -48,7 +48,7 @@ const PrepareBody = z
       .describe("set_chain_address: one network address; address null removes it"),
     text: z
       .strictObject({
-        key: z.string().max(32).refine(isSymbol, "must be a symbol: 1-32 of A-Z, a-z, 0-9 and '_'"),
+        key: z.string().max(SYMBOL_MAX_LENGTH).refine(isSymbol, SYMBOL_RULE),
         value: z.string().min(1).max(MAX_TEXT_VALUE_CHARS).nullable(),
       })
       .optional()
@@ -61,10 +61,7 @@ const PrepareBody = z
         memo: z
           .string()
           .min(1)
-          .refine(
-            (memo) => Buffer.byteLength(memo, "utf8") <= MAX_MEMO_BYTES,
-            `must be at most ${MAX_MEMO_BYTES} bytes (a Stellar text memo)`,
-          )
+          .refine((memo) => Buffer.byteLength(memo, "utf8") <= MAX_MEMO_BYTES, MEMO_RULE)
           .nullable(),
       })
       .optional()
