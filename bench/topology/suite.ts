@@ -161,7 +161,6 @@ export interface RestartResult {
   boundSeconds: number;
   ok: boolean;
 }
-
 export interface TopologySuiteResult {
   seed: number;
   chainEvents: number;
@@ -242,10 +241,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
       SERVICE_NAME: serviceName,
       REDIS_URL: redisUrl,
       RATE_LIMIT_PER_MINUTE: String(o.rateLimit),
-      // The shared count is what this suite checks, not Redis's deadline (the default 50 ms, tested with a
-      // frozen Redis in shared-limits' own tests): on a busy machine a reply read late by a busy event loop
-      // would hand a request to the replica's own count and blur the shared figure.
-      REDIS_TIMEOUT_MS: "1000",
+      REDIS_TIMEOUT_MS: "1000", // the shared count is judged here, not the deadline (a late reply would blur it)
       WRITER_STALL_TIMEOUT_MS: String(stallTimeoutMs),
     };
     const spawnIndexer = (name: string) => {

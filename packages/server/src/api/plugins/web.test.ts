@@ -156,8 +156,10 @@ describe("the web app", () => {
     const reserved = /^https?:\/\/([a-z0-9-]+\.)*(example\.(com|net|org)|example|test|invalid|localhost)$/i;
     for (const file of ["/", script, style]) {
       const body = (await app.inject({ url: file })).body;
+      // The bundler's runtime (rolldown) names its documentation in the text of an error it throws; not fetched.
+      const text = new Set(["http://www.w3.org", "https://rolldown.rs"]);
       const urls = (body.match(/https?:\/\/[a-z0-9.-]+/gi) ?? []).filter(
-        (u) => u !== "http://www.w3.org" && !reserved.test(u),
+        (u) => !text.has(u) && !reserved.test(u),
       );
       expect(urls, file).toEqual([]);
     }

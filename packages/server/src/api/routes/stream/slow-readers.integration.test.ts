@@ -15,6 +15,7 @@ import { MAX_BUFFERED_BYTES } from "./hub.ts";
 const CHANGES = 30_000;
 const MAX_PER_IP = 10;
 const CLIENTS = 20;
+const TRANSIENT_ALLOWANCE = 6 * 2 ** 20;
 
 let database: TestDatabase;
 let app: App;
@@ -110,5 +111,8 @@ it("cuts non-reading streams off, never more than the per-address limit open, me
     clearInterval(sampler);
     for (const socket of clients) socket.destroy();
   }
-  expect(peak - baseline).toBeLessThanOrEqual(MAX_PER_IP * MAX_BUFFERED_BYTES);
+  // What the streams may hold waiting (MAX_BUFFERED_BYTES each), plus the process's own passing work: the backlog's
+  // pages read and encoded for 20 clients (RSS, with no forced GC in a worker, moved 11.3 MB on a loaded CI run).
+  // The code before this bound grew ~5.9 MB per stream: 20 clients would pass 100 MB.
+  expect(peak - baseline).toBeLessThanOrEqual(MAX_PER_IP * MAX_BUFFERED_BYTES + TRANSIENT_ALLOWANCE);
 }, 600_000);
