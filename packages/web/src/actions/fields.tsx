@@ -76,3 +76,21 @@ export function EditButton(props: {
     </button>
   );
 }
+
+/** The row that ends a form opened in place: its submit button, named for what it does, and Cancel to close it. */
+export function EditorButtons(props: {
+  readonly submit: string;
+  readonly busy: boolean;
+  readonly onCancel: () => void;
+}): JSX.Element {
+  return (
+    <p class="row">
+      <button type="submit" disabled={props.busy}>
+        {props.submit}
+      </button>
+      <button type="button" class="secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </p>
+  );
+}

@@ -10,7 +10,7 @@ import { api, unwrap } from "../api.ts";
 import { ErrorNote, type Loaded, Mono, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
-import { EditButton, Field } from "./fields.tsx";
+import { EditButton, EditorButtons, Field } from "./fields.tsx";
 
 /** The allowed networks and the name's address on each, or null when the namespace has no resolver. */
 async function addresses(namespace: string, label: string) {
@@ -143,14 +143,7 @@ function AddressForm(props: {
         required
         autoFocus
       />
-      <p class="row">
-        <button type="submit" disabled={props.busy}>
-          Set address
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <EditorButtons submit="Set address" busy={props.busy} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -10,7 +10,7 @@ import { useSession } from "../wallet/session.ts";
 import { nameFlags } from "../words.ts";
 import type { Action, LoadAction } from "./action.ts";
 import { useActionRun } from "./action-flow.tsx";
-import { EditButton, Field } from "./fields.tsx";
+import { EditButton, EditorButtons, Field } from "./fields.tsx";
 import type { Records } from "./holder-records.tsx";
 
 const load =
@@ -76,14 +76,7 @@ export function HolderManage(props: {
                   required
                   autoFocus
                 />
-                <p class="row">
-                  <button type="submit" disabled={busy}>
-                    Set address
-                  </button>
-                  <button type="button" class="secondary" onClick={() => setOpen(false)}>
-                    Cancel
-                  </button>
-                </p>
+                <EditorButtons submit="Set address" busy={busy} onCancel={() => setOpen(false)} />
               </form>
             ) : null}
           </div>

@@ -17,7 +17,7 @@ import { recordLink } from "../format.ts";
 import { AccountLink, Table, UserLink, UserText } from "../ui.tsx";
 import type { Action, LoadAction } from "./action.ts";
 import { useActionRun } from "./action-flow.tsx";
-import { EditButton, Field } from "./fields.tsx";
+import { EditButton, EditorButtons, Field } from "./fields.tsx";
 
 export type Records = {
   readonly address: string | null;
@@ -171,14 +171,7 @@ function TextForm(props: {
         show={tried}
         autoFocus={props.fixedKey !== null}
       />
-      <p class="row">
-        <button type="submit" disabled={props.busy}>
-          Set text record
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <EditorButtons submit="Set text record" busy={props.busy} onCancel={props.onCancel} />
     </form>
   );
 }
@@ -229,14 +222,7 @@ function PaymentForm(props: {
         show
         hint="At most 28 bytes: a Stellar text memo."
       />
-      <p class="row">
-        <button type="submit" disabled={props.busy}>
-          Set payment instruction
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <EditorButtons submit="Set payment instruction" busy={props.busy} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -11,7 +11,7 @@ import { useState } from "preact/hooks";
 import { useSession } from "../wallet/session.ts";
 import { subnameManagement } from "../words.ts";
 import { useActionRun } from "./action-flow.tsx";
-import { EditButton, Field } from "./fields.tsx";
+import { EditButton, EditorButtons, Field } from "./fields.tsx";
 
 export function HolderSubnames(props: {
   readonly name: string;
@@ -103,14 +103,7 @@ export function HolderSubnames(props: {
               mono
               required
             />
-            <p class="row">
-              <button type="submit" disabled={busy}>
-                Create subname
-              </button>
-              <button type="button" class="secondary" onClick={() => setOpen(false)}>
-                Cancel
-              </button>
-            </p>
+            <EditorButtons submit="Create subname" busy={busy} onCancel={() => setOpen(false)} />
           </form>
         ) : null}
       </div>
