@@ -1,11 +1,10 @@
 // `namereg billing quarantined | subscriptions | apply <payment> <namespace> [--periods N] --reason "…" |
 //  resolve <payment> --reason "…" | suspend <namespace> --reason "…" | resume <namespace> --reason "…" | catch-up --rpc <url> | watch`.
 import { stroopsToXlm } from "@namereg/protocol";
-import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { CommandIo } from "../process/command-io.ts";
-import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
+import { watchCommand } from "../watchers/watch-command.ts";
 import { registerBillingGauges } from "./metrics.ts";
 import {
   applyQuarantined,
@@ -73,25 +72,16 @@ function periodsOption(args: readonly string[]): number | undefined {
 export async function billingCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index", io, { command: "namereg billing watch" });
-    if (!rt.config.billing.enabled) {
-      // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
-      io.err("namereg billing watch: billing is off (set BILLING_ENABLED=true and its settings)");
-      await rt.database.close();
-      return 1;
-    }
-    const metrics = new ServiceMetrics();
-    registerBillingGauges(metrics.registry, rt.database.replica, () => new Date());
-    await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
-      runBillingWatcherProcess({
-        config: rt.config,
-        database: rt.database,
-        logger: rt.logger,
-        signal,
-        metrics,
-      }),
+    return watchCommand(
+      {
+        command: "namereg billing watch",
+        enabled: (config) => config.billing.enabled,
+        off: "billing is off (set BILLING_ENABLED=true and its settings)",
+        registerGauges: registerBillingGauges,
+        run: runBillingWatcherProcess,
+      },
+      io,
     );
-    return 0;
   }
   if (sub === "catch-up") {
     return catchUpCommand(

@@ -4,11 +4,10 @@ import { stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import { rpcServer } from "../chain/rpc-server.ts";
 import type { Config } from "../config/index.ts";
 import type { Db } from "../db/types.ts";
-import { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { CommandIo } from "../process/command-io.ts";
-import { runObserved } from "../process/metrics-listener.ts";
 import { openRuntime } from "../process/runtime.ts";
 import { catchUpCommand } from "../watchers/catch-up-command.ts";
+import { watchCommand } from "../watchers/watch-command.ts";
 import type { ChainAudit } from "./chain-audit.ts";
 import { FeeWithdrawalError, feeBook, feeWithdrawals, withdrawFees } from "./fees.ts";
 import { registerEscrowGauges } from "./metrics.ts";
@@ -61,27 +60,16 @@ const OPERATOR_COMMANDS = new Set(["parked", "release", "refund", "fees", "withd
 export async function escrowCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "watch") {
-    const rt = await openRuntime("index", io, { command: "namereg escrow watch" });
-    if (!rt.config.market.enabled) {
-      // Nothing to watch: a supervisor must see a failure, not a clean exit that looks like a finished job.
-      io.err(
-        "namereg escrow watch: the marketplace is off (set MARKET_ENABLED=true and its escrow settings)",
-      );
-      await rt.database.close();
-      return 1;
-    }
-    const metrics = new ServiceMetrics();
-    registerEscrowGauges(metrics.registry, rt.database.replica, () => new Date());
-    await runObserved(rt, metrics.registry, io.untilStopped(), (signal) =>
-      runEscrowWatcherProcess({
-        config: rt.config,
-        database: rt.database,
-        logger: rt.logger,
-        signal,
-        metrics,
-      }),
+    return watchCommand(
+      {
+        command: "namereg escrow watch",
+        enabled: (config) => config.market.enabled,
+        off: "the marketplace is off (set MARKET_ENABLED=true and its escrow settings)",
+        registerGauges: registerEscrowGauges,
+        run: runEscrowWatcherProcess,
+      },
+      io,
     );
-    return 0;
   }
   if (sub === "catch-up") {
     return catchUpCommand(
