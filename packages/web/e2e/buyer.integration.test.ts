@@ -13,15 +13,16 @@
 
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApi, type NameregApi, proposeTransfer, type SignWith, signIn, unwrap } from "@namereg/client";
+import { createApi, type NameregApi, proposeTransfer, signIn, unwrap } from "@namereg/client";
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode, RegistryFns, xlmToStroops } from "@namereg/protocol";
 import { ChainClient } from "@namereg/server";
 import { DEV_START_BOUND_MS, type DevProcess, startDevProcess, withProgress } from "@namereg/server/testing";
-import { type Keypair, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+import { rpc } from "@stellar/stellar-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { keypairWallet } from "./fixtures/keypair-wallet.ts";
 import { signInAs } from "./fixtures/sign-in.ts";
 
 /**
@@ -31,18 +32,6 @@ import { signInAs } from "./fixtures/sign-in.ts";
  * slow with room for a missed poll or two.
  */
 const STEP_BOUND_MS = 60_000;
-
-function walletOf(key: Keypair, networkPassphrase: string): SignWith {
-  return {
-    networkPassphrase,
-    account: key.publicKey(),
-    signer: async (xdr, context) => {
-      const tx = TransactionBuilder.fromXDR(xdr, context.networkPassphrase);
-      tx.sign(key);
-      return tx.toXDR();
-    },
-  };
-}
 
 describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
   let dev: DevProcess;
@@ -188,7 +177,7 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       await browser.check("seller's panel, a buyer asked", { page: sellerPage });
 
       // The seller offers the namespace to the buyer: the console's prepare route, signed with the seller's key.
-      const sellerWallet = walletOf(sellerKey, passphrase);
+      const sellerWallet = keypairWallet(sellerKey, passphrase);
       const session = { token: await signIn(api, sellerWallet), namespace: "forsale" };
       const proposed = await proposeTransfer(api, { listingId: listing.id, buyer }, session, sellerWallet);
       expect(proposed).toMatchObject({ ok: true });

@@ -5,13 +5,14 @@
 // new subname policy in the namespace's summary; plain listed and cancelled on plain's own page each time; and the
 // indicator says "Reconnecting…" while the network is gone and "Live" once it is back. Bounds are what a person
 // waits, not speeds: 5 s for a change made elsewhere, 2 s after the page's own transaction succeeded.
-import { createApi, type NameregApi, type SignWith, setTextRecord } from "@namereg/client";
+import { createApi, type NameregApi, setTextRecord } from "@namereg/client";
 import { demoKeypair } from "@namereg/devnet";
 import { DEV_START_BOUND_MS, type DevProcess, startDevProcess } from "@namereg/server/testing";
-import { type Keypair, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
+import { rpc } from "@stellar/stellar-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
+import { keypairWallet } from "./fixtures/keypair-wallet.ts";
 import { signInAs, signOut } from "./fixtures/sign-in.ts";
 
 /** A change made outside the page shows within this (issue 35). */
@@ -22,18 +23,6 @@ const OWN_MS = 2_000;
 const TX_BOUND_MS = 60_000;
 /** The escrow seeing a bond or settling a cancel: an indexer pass, a watcher poll, a payout's ledger. */
 const ESCROW_BOUND_MS = 60_000;
-
-function walletOf(key: Keypair, networkPassphrase: string): SignWith {
-  return {
-    networkPassphrase,
-    account: key.publicKey(),
-    signer: async (xdr, context) => {
-      const tx = TransactionBuilder.fromXDR(xdr, context.networkPassphrase);
-      tx.sign(key);
-      return tx.toXDR();
-    },
-  };
-}
 
 describe("live pages in Chromium, on namereg dev", () => {
   let dev: DevProcess;
@@ -75,7 +64,7 @@ describe("live pages in Chromium, on namereg dev", () => {
     await live();
     await mark();
     expect(await recordRow("live").count()).toBe(0);
-    const bob = walletOf(demoKeypair("bob"), passphrase);
+    const bob = keypairWallet(demoKeypair("bob"), passphrase);
     await setTextRecord(api, { name: "bob.acme", key: "live", value: "set elsewhere" }, bob);
     await recordRow("live").filter({ hasText: "set elsewhere" }).waitFor({ timeout: ELSEWHERE_MS });
     expect(await marked()).toBe("kept");
@@ -178,7 +167,7 @@ describe("live pages in Chromium, on namereg dev", () => {
     await setTextRecord(
       api,
       { name: "bob.acme", key: "live", value: "while away" },
-      walletOf(demoKeypair("bob"), passphrase),
+      keypairWallet(demoKeypair("bob"), passphrase),
     );
     await page.context().setOffline(false);
     await live();
