@@ -2,8 +2,14 @@
 // the process is killed with its group; so does a file whose `beforeAll`/`afterAll` left one. Registered before
 // the file's own hooks, these run after them (Vitest runs `after` hooks last-registered first), so a file's own
 // clean-up has had its turn. What counts is in fixtures/child-processes.ts.
-import { afterAll, afterEach, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { beginTest, closeFile, describeLeftovers, reapLeftovers } from "./fixtures/child-processes.ts";
+
+// A worker runs its files one after another in one module registry (the config's `isolate: false`): the
+// registry the last file closed opens again for this one.
+beforeAll(() => {
+  closeFile(false);
+});
 
 beforeEach((context) => {
   beginTest(context.task.name);
