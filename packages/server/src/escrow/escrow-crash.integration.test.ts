@@ -5,7 +5,9 @@
 // all is paid: the restarted watcher (killed at random again) finds every payout on chain by its memo and pays none
 // twice, and reconcile, which named them all right after the restore, holds to the stroop.
 import { describe, expect, it } from "vitest";
-import { type CrashRunFigures, FLOW_KINDS, runCrashFlows } from "../../test/fixtures/escrow-crash-run.ts";
+import type { CrashRunFigures } from "../../test/fixtures/escrow-crash-figures.ts";
+import { FLOW_KINDS } from "../../test/fixtures/escrow-crash-flow.ts";
+import { runCrashFlows } from "../../test/fixtures/escrow-crash-run.ts";
 import { BACKSTOP_MS, withProgress } from "../../test/fixtures/progress.ts";
 
 /** Exactly once, to the stroop: what every run must end with, killed or restored. */
