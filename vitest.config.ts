@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./packages/server/test/longest-first.ts";
 
 // Four projects: `unit` (no database server, Redis or devnet), `integration` (`*.integration.test.ts`), `browser`
 // (the web app's Chromium tests in packages/web/e2e) and `own-process` (files that measure their own process). `npm test` runs all; `npx vitest run --project unit` runs one.
@@ -30,6 +31,7 @@ export default defineConfig({
     // project: 225 s isolated, 91 s not). Tests therefore keep no state in modules that another file could meet;
     // the setup files reset what is theirs per file.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Every child process a test starts is killed when the test ends, and a test that left one running fails.
