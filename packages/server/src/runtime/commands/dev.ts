@@ -48,7 +48,7 @@ export async function devCommand(io: CommandIo): Promise<number> {
     port: devnetPort,
     adminPort: devnetAdminPort,
     scenario: "demo",
-    closeIntervalMs: 1000,
+    closeIntervalMs: closeIntervalOf(env.DEVNET_CLOSE_INTERVAL_MS),
   });
   const features = devFeatures(env, devnet);
   const devEnv: Env = {
@@ -103,6 +103,20 @@ export async function devCommand(io: CommandIo): Promise<number> {
   } finally {
     await devnet.stop();
   }
+}
+
+/**
+ * A ledger a second, as on the network, unless DEVNET_CLOSE_INTERVAL_MS says otherwise: the browser tests close one
+ * every 250 ms, which shortens every wait for a transaction to be included and indexed.
+ */
+function closeIntervalOf(value: string | undefined): number {
+  if (value === undefined) return 1000;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 50 || ms > 60_000)
+    throw new Error(
+      `DEVNET_CLOSE_INTERVAL_MS is a whole number of milliseconds from 50 to 60000, not "${value}"`,
+    );
+  return ms;
 }
 
 /**
