@@ -52,7 +52,7 @@ describe("record and claim helpers on the demo devnet", () => {
   let passphrase: string;
 
   beforeAll(async () => {
-    demo = await indexDemo("pglite");
+    demo = await indexDemo("postgres");
     const { rpcUrl, networkPassphrase, contracts } = demo.devnet;
     passphrase = networkPassphrase;
     demo.devnet.setCloseInterval(200);
@@ -120,7 +120,7 @@ describe("marketplace helpers with the escrow watcher", () => {
   let api: NameregApi;
 
   beforeAll(async () => {
-    h = await startMarketHarness("pglite");
+    h = await startMarketHarness("postgres");
     h.devnet.setCloseInterval(100);
     api = createApi({ baseUrl: await h.app.listen({ port: 0, host: "127.0.0.1" }) });
   }, 120_000);

@@ -16,7 +16,8 @@ export interface LiveService {
 }
 
 export async function startLiveService(): Promise<LiveService> {
-  const demo = await indexDemo("pglite");
+  // PostgreSQL: the service only reads the mirror here, and PGlite costs several times the CPU.
+  const demo = await indexDemo("postgres");
   let app: App | undefined;
   try {
     const { rpcUrl, networkPassphrase } = demo.devnet;

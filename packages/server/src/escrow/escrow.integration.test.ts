@@ -22,7 +22,7 @@ const BOND = xlm("10"); // max(10% of 100, 10 XLM)
 describe("the marketplace deposit intent (docs/market.md) on the devnet", () => {
   let h: MarketHarness;
   beforeAll(async () => {
-    h = await startMarketHarness("pglite");
+    h = await startMarketHarness("postgres");
   }, 120_000);
   afterAll(async () => {
     await h?.close();
@@ -396,7 +396,7 @@ describe("the marketplace deposit intent (docs/market.md) on the devnet", () => 
 describe("the marketplace switched off", () => {
   let h: MarketHarness;
   beforeAll(async () => {
-    h = await startMarketHarness("pglite", { marketEnabled: false });
+    h = await startMarketHarness("postgres", { marketEnabled: false });
   }, 120_000);
   afterAll(async () => {
     await h?.close();

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { Account, Keypair, Networks, rpc, TransactionBuilder } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, emptyTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { marketEscrowTransactions, marketPayouts } from "../db/tables.ts";
 import { sendPayouts } from "./payouts.ts";
 
@@ -46,8 +46,12 @@ function stubServer(o: { seq: bigint; ledger: number; sendStatus?: "PENDING" | "
 
 describe("the look-up on chain before signing a payout", () => {
   let db: TestDatabase;
-  beforeEach(async () => {
+  // One database for the file, emptied before each test (a new PGlite per test cost more than the tests).
+  beforeAll(async () => {
     db = await createTestDatabase("pglite");
+  });
+  beforeEach(async () => {
+    await emptyTestDatabase(db);
     const now = new Date();
     await db.db.insert(marketPayouts).values({
       id: ID,
@@ -60,7 +64,7 @@ describe("the look-up on chain before signing a payout", () => {
       updatedAt: now,
     });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await db.close();
   });
 

@@ -12,8 +12,8 @@ import {
   TransactionBuilder,
 } from "@stellar/stellar-sdk";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase, emptyTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
 import { marketPayouts } from "../db/tables.ts";
 import { sendPayouts } from "./payouts.ts";
 
@@ -52,8 +52,12 @@ function stubServer(answers: unknown[]) {
 
 describe("sendPayouts over send-by-hash", () => {
   let db: TestDatabase;
-  beforeEach(async () => {
+  // One database for the file, emptied before each test (a new PGlite per test cost more than the tests).
+  beforeAll(async () => {
     db = await createTestDatabase("pglite");
+  });
+  beforeEach(async () => {
+    await emptyTestDatabase(db);
     // An obligation signed before a crash: its envelope and hash stored, its fate unknown.
     await db.db.insert(marketPayouts).values({
       id: ID,
@@ -66,7 +70,7 @@ describe("sendPayouts over send-by-hash", () => {
       txHash: HASH,
     });
   });
-  afterEach(async () => {
+  afterAll(async () => {
     await db.close();
   });
 

@@ -3,8 +3,13 @@
 // so that the archive equals that of an uninterrupted run and coverage can be complete. On both databases.
 import { type NamingDevnet, startNamingDevnet } from "@namereg/devnet";
 import { and, asc, count, eq, gte, lte } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createTestDatabase,
+  emptyTestDatabase,
+  TEST_DATABASE_KINDS,
+  type TestDatabase,
+} from "../../test/fixtures/database.ts";
 import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { ContractReader } from "../chain/contract-reader.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
@@ -80,21 +85,35 @@ async function archive(db: Db) {
   return rows.map(({ ingestedAt: _, ...rest }) => rest);
 }
 
+// One demo devnet for both kinds: the tests only read it, and put the retention they shorten back.
+let devnet: NamingDevnet;
+beforeAll(async () => {
+  devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
+});
+afterEach(() => {
+  devnet.setFaults({ retentionLedgers: null });
+});
+afterAll(async () => {
+  await devnet?.stop();
+});
+
 describe.each(TEST_DATABASE_KINDS)("backfill on %s", (kind) => {
-  let devnet: NamingDevnet;
   let full: TestDatabase;
+  // The database the tests back-fill, emptied before each (a new PGlite costs more than emptying one).
   let cut: TestDatabase;
   beforeAll(async () => {
-    devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
     full = await createTestDatabase(kind);
     const uninterrupted = indexerFor(devnet, full.db);
     await uninterrupted.init();
     await runUntilIdle(uninterrupted);
+    cut = await createTestDatabase(kind);
   }, 120_000);
+  beforeEach(async () => {
+    await emptyTestDatabase(cut);
+  });
   afterAll(async () => {
     await cut?.close();
     await full?.close();
-    await devnet?.stop();
   });
 
   const options = (db: Db) => ({
@@ -106,7 +125,6 @@ describe.each(TEST_DATABASE_KINDS)("backfill on %s", (kind) => {
 
   it("refuses while the RPC lacks the ledgers, then fills every gap: same archive, coverage complete", async () => {
     devnet.setFaults({ retentionLedgers: 10 });
-    cut = await createTestDatabase(kind);
     const indexer = indexerFor(devnet, cut.db);
     await indexer.init();
     await runUntilIdle(indexer);
@@ -140,7 +158,7 @@ describe.each(TEST_DATABASE_KINDS)("backfill on %s", (kind) => {
   }, 120_000);
 
   it("a crash right after a filled page commits leaves coverage true: no gap over archived events, no loss outside a gap", async () => {
-    const crashed = await createTestDatabase(kind);
+    const crashed = cut;
     try {
       devnet.setFaults({ retentionLedgers: 10 });
       const indexer = indexerFor(devnet, crashed.db);
@@ -166,7 +184,6 @@ describe.each(TEST_DATABASE_KINDS)("backfill on %s", (kind) => {
       expect(await archive(crashed.db)).toEqual(await archive(full.db));
     } finally {
       devnet.setFaults({ retentionLedgers: null });
-      await crashed.close();
     }
   }, 120_000);
 });

@@ -3,8 +3,13 @@ import { demoKeypair, type NamingDevnet, settlingWallet, startNamingDevnet } fro
 import { encodeEvent, nameNode, namespaceNode, RegistryFns, subnameNode } from "@namereg/protocol";
 import { xdr } from "@stellar/stellar-sdk";
 import { asc, eq } from "drizzle-orm";
-import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, TEST_DATABASE_KINDS, type TestDatabase } from "../../test/fixtures/database.ts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  createTestDatabase,
+  emptyTestDatabase,
+  TEST_DATABASE_KINDS,
+  type TestDatabase,
+} from "../../test/fixtures/database.ts";
 import { indexerFor, runUntilIdle } from "../../test/fixtures/demo.ts";
 import { RpcClient } from "../chain/rpc-client.ts";
 import { coverageOf, readIndexerSnapshot } from "../db/coverage.ts";
@@ -47,17 +52,24 @@ async function devnetEventIds(devnet: NamingDevnet, contractIds: string[]): Prom
 for (const kind of TEST_DATABASE_KINDS) {
   describe(`indexer on ${kind}`, () => {
     let devnet: NamingDevnet | undefined;
-    let database: TestDatabase | undefined;
+    // One database for the kind, emptied before each test: a new PGlite per test cost more than most tests.
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+    });
+    beforeEach(async () => {
+      await emptyTestDatabase(database);
+    });
     afterEach(async () => {
       await devnet?.stop();
-      await database?.close();
       devnet = undefined;
-      database = undefined;
+    });
+    afterAll(async () => {
+      await database.close();
     });
 
     it("indexes the demo scenario: the archive matches the devnet's events one for one", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const db = database.db;
       // Concurrent streams where the database allows them (row locks keep concurrent batches consistent).
       const indexer = indexerFor(devnet, db, { concurrency: kind === "postgres" ? 3 : 1 });
@@ -178,7 +190,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("follows the registrar an allocation deployed even when it was replaced before the back-fill", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const net = devnet;
       // plain, not acme: acme is locked, and a locked namespace refuses a new registrar.
       const original = net.demo?.namespaces.plain.registrar ?? "";
@@ -213,7 +224,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("dead-letters an undecodable event but archives it and keeps going", async () => {
       devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const { registry } = devnet.contracts;
       devnet.chain.injectEvents([
         {
@@ -235,7 +245,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("while idle, starts its next pass as soon as a new ledger closes (head poll), not after the idle wait", async () => {
       devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const db = database.db;
       // An idle wait of ten minutes: only the head poll can bring the new ledger in while this test runs.
       const indexer = indexerFor(devnet, db, { pollMs: 600_000, headPollMs: 20 });
@@ -276,7 +285,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("archives an older event and its new companion, applying the change once", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const registrar = devnet.demo?.namespaces.acme.registrar ?? "";
       const node = nameNode("alice", "acme");
       const renewal = encodeEvent({
@@ -321,7 +329,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("records a gap when the start is outside retention and never reports complete coverage", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0, retentionLedgers: 10 });
-      database = await createTestDatabase(kind);
       const indexer = indexerFor(devnet, database.db);
       await indexer.init();
       await runUntilIdle(indexer);
@@ -338,7 +345,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("merges a retention cut that slides during the back-fill into one gap per contract", async () => {
       devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       for (let i = 0; i < 20; i++) devnet.closeLedger();
       devnet.setFaults({ retentionLedgers: 10 });
       const indexer = indexerFor(devnet, database.db);
@@ -358,7 +364,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("records since when its own RPC reads fail, and clears it on the first success", async () => {
       devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       let now = new Date("2030-01-01T00:00:00Z");
       const failedAt = now;
       const indexer = indexerFor(devnet, database.db, { now: () => now });
@@ -378,7 +383,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("fences a deposed writer: its batch fails inside the transaction and nothing of it lands", async () => {
       devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       const db = database.db;
       const deposed = indexerFor(devnet, db, { epoch: await takeWriterEpoch(db) });
       await deposed.init();
@@ -405,7 +409,6 @@ for (const kind of TEST_DATABASE_KINDS) {
 
     it("turns coverage incomplete 120 s after the head stops advancing (injected clock)", async () => {
       devnet = await startNamingDevnet({ scenario: "none", closeIntervalMs: 0 });
-      database = await createTestDatabase(kind);
       let now = new Date("2030-01-01T00:00:00Z");
       const indexer = indexerFor(devnet, database.db, { now: () => now });
       await indexer.init();

@@ -36,7 +36,7 @@ describe("claim fee on the demo devnet", () => {
 
   beforeAll(async () => {
     devnet = await startNamingDevnet({ scenario: "demo", closeIntervalMs: 0 });
-    database = await createTestDatabase("pglite");
+    database = await createTestDatabase("postgres");
     const config = testConfig({
       RPC_URL: devnet.rpcUrl,
       NETWORK_PASSPHRASE: devnet.networkPassphrase,
@@ -435,14 +435,14 @@ describe("claim fee without a policy", () => {
 });
 
 /**
- * A devnet, an in-memory mirror and the app over them with the allocator configured (the claim-fee routes read it
+ * A devnet, a mirror on PostgreSQL and the app over them with the allocator configured (the claim-fee routes read it
  * live), started before the describe block's tests and stopped after them.
  */
 function allocatorApp(devnetOptions: { scenario: "demo" | "none"; closeIntervalMs: number }) {
   const t = {} as { devnet: NamingDevnet; database: TestDatabase; app: App };
   beforeAll(async () => {
     t.devnet = await startNamingDevnet(devnetOptions);
-    t.database = await createTestDatabase("pglite");
+    t.database = await createTestDatabase("postgres");
     const config = testConfig({
       RPC_URL: t.devnet.rpcUrl,
       NETWORK_PASSPHRASE: t.devnet.networkPassphrase,

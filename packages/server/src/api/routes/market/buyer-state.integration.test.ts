@@ -9,7 +9,7 @@ import { type MarketHarness, startMarketHarness, TEST_FEE_BPS } from "../../../.
 describe("a buyer's state on a listing", () => {
   let h: MarketHarness;
   beforeAll(async () => {
-    h = await startMarketHarness("pglite");
+    h = await startMarketHarness("postgres");
   }, 120_000);
   afterAll(async () => {
     await h?.close();
@@ -176,7 +176,7 @@ describe("a buyer's state on a listing", () => {
 describe("a buyer's state with the marketplace off", () => {
   let h: MarketHarness;
   beforeAll(async () => {
-    h = await startMarketHarness("pglite", { marketEnabled: false });
+    h = await startMarketHarness("postgres", { marketEnabled: false });
   }, 120_000);
   afterAll(async () => {
     await h?.close();

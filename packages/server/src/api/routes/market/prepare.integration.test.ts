@@ -25,7 +25,7 @@ describe("marketplace transactions prepared for the seller's and the buyer's wal
   let escrow: string;
 
   beforeAll(async () => {
-    h = await startMarketHarness("pglite");
+    h = await startMarketHarness("postgres");
     chain = new ChainClient(h.devnet.rpcUrl, h.devnet.networkPassphrase);
     registry = h.devnet.contracts.registry;
     escrow = h.escrow.publicKey();
