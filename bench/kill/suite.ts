@@ -28,6 +28,8 @@ export interface KillSuiteResult {
   seed: number;
   events: number;
   kills: number;
+  /** Events archived when each kill landed: below `reference`, the kill came mid-back-fill. */
+  archivedAtKills: number[];
   archived: number;
   reference: number;
   lost: number;
@@ -91,6 +93,7 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
       LOG_LEVEL: "warn",
     };
     let kills = 0;
+    const archivedAtKills: number[] = [];
     for (const point of points) {
       const child = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
       cleanup.push(async () => signalGroup(child, "SIGKILL"));
@@ -106,6 +109,7 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
       kill(child);
       await exited;
       kills++;
+      archivedAtKills.push(await count(db.url));
     }
     const last = spawnInGroup(process.execPath, [CLI, "index"], { env, stdio: "ignore" });
     cleanup.push(async () => signalGroup(last, "SIGKILL"));
@@ -132,6 +136,7 @@ export async function runKillSuite(o: KillSuiteOptions): Promise<KillSuiteResult
       seed: o.seed,
       events: total,
       kills,
+      archivedAtKills,
       archived,
       reference: referenceCount,
       lost,

@@ -14,7 +14,11 @@ describe("billing watcher crash safety", () => {
       // watchers move on every poll afterwards; two minutes without either is a stuck run on any machine.
       const figures = await withProgress("the billing crash run", 120_000, (onProgress) =>
         runBillingCrashPayments({
-          payments: 90,
+          // Each kind of payment at least once (the first eight), then seeded ones; a few namespaces lapsing
+          // mid-run. More only repeats the same paths, each payment a ledger close; the kills go on until one
+          // lands after a poll however short the run.
+          payments: 40,
+          lapsing: 4,
           seed: 7,
           payers: 3,
           killEveryMs: [500, 2500],

@@ -4,10 +4,9 @@
 // payment of the escrow key no obligation explains, or that pays one obligation twice.
 
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { Asset, Memo, Operation } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runInGroup } from "../../test/fixtures/child-processes.ts";
+import { runCli } from "../../test/fixtures/cli.ts";
 import {
   escrowCliEnv,
   type MarketHarness,
@@ -17,8 +16,6 @@ import {
 import { dumpDatabase, restoreDatabase } from "../../test/fixtures/pg-dump.ts";
 import { BACKSTOP_MS } from "../../test/fixtures/progress.ts";
 import { marketPayouts } from "../db/tables.ts";
-
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
 describe("a database restored from before a payout", { timeout: BACKSTOP_MS }, () => {
   let h: MarketHarness;
@@ -31,12 +28,9 @@ describe("a database restored from before a payout", { timeout: BACKSTOP_MS }, (
     await h?.close();
   });
 
-  const reconcile = async () => {
-    const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, "escrow", "reconcile"], {
-      env,
-    });
-    return { code, stdout, stderr };
-  };
+  // In this process (fixtures/cli.ts): a cold process per run cost seconds, and the process entry of
+  // `escrow reconcile` is proven in cli.integration.test.ts.
+  const reconcile = () => runCli(["escrow", "reconcile"], env);
 
   it("does not bounce a payment twice, and reconcile names the bounce until the watcher has found it", async () => {
     const buyer = await h.funded();
