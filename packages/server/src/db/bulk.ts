@@ -15,7 +15,8 @@ function columnType(column: PgColumn): string {
   if (t === "serial") return "integer";
   if (t === "bigserial") return "bigint";
   if (t.startsWith("timestamp")) return "timestamptz";
-  return t;
+  // A collated column (tables/columns.ts hexKey): parameters are plain text, the column's collation applies.
+  return t.replace(/ COLLATE .*$/, "");
 }
 
 const arrayType = (column: PgColumn): string => `${columnType(column)}[]`;

@@ -1,6 +1,6 @@
 // The event archive and the indexer's bookkeeping: followed contracts, streams, events, gaps, dead letters, cursor and writer fence.
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
-import { tz } from "./columns.ts";
+import { hexKey, tz } from "./columns.ts";
 
 /** Every contract the indexer follows; retired registrars and resolvers stay, with their history. */
 export const trackedContracts = pgTable("tracked_contracts", {
@@ -32,7 +32,7 @@ export const events = pgTable(
     ledger: integer("ledger").notNull(),
     /** Chain time of the ledger; null when unknown. */
     at: tz("at"),
-    txHash: text("tx_hash").notNull(),
+    txHash: hexKey("tx_hash").notNull(),
     transactionIndex: integer("transaction_index").notNull(),
     operationIndex: integer("operation_index").notNull(),
     inSuccessfulContractCall: boolean("in_successful_contract_call").notNull(),
