@@ -17,7 +17,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-const PID_FILE = "namereg.pid";
+export const PID_FILE = "namereg.pid";
 
 /** The live process holding `dir`, or null (no claim, or its process is gone). */
 export async function dataDirHolder(dir: string): Promise<number | null> {

@@ -1,26 +1,34 @@
 // The embedded database: PGlite in this process, in memory or in a directory. One connection serves both
 // reading and writing, and LISTEN/NOTIFY stays inside the process.
-import { mkdir } from "node:fs/promises";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { MEMORY_URL, pgliteDataDir } from "../config/database-url.ts";
-import { claimDataDir } from "./data-dir-claim.ts";
+import { claimDataDir, PID_FILE } from "./data-dir-claim.ts";
 import { LocalLocks } from "./local-locks.ts";
+import { dropSeed, PGLITE_OPTIONS, pgliteSeed } from "./pglite-seed.ts";
 import { replicaSchemaOf } from "./replica-schema.ts";
 import * as schema from "./schema.ts";
 import { checkChannel, lockKey, MIGRATIONS_FOLDER, withinTime } from "./shared.ts";
 import type { Database, Db, Row } from "./types.ts";
 
+export { PGLITE_OPTIONS };
+
 export async function openPglite(url: string): Promise<Database> {
   const dataDir = pgliteDataDir(url);
-  if (dataDir === MEMORY_URL) return pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
+  if (dataDir === MEMORY_URL) return pgliteDatabase(await createFromSeed(undefined));
   await mkdir(dataDir, { recursive: true });
   const release = await claimDataDir(dataDir);
   let database: Database;
   try {
-    database = pgliteDatabase(await PGlite.create(dataDir, PGLITE_OPTIONS));
+    // A data directory PostgreSQL has not initialised yet starts from the seed (pglite-seed.ts) like memory does.
+    const fresh = !existsSync(join(dataDir, "PG_VERSION"));
+    database = pgliteDatabase(
+      fresh ? await createFromSeed(dataDir) : await PGlite.create(dataDir, PGLITE_OPTIONS),
+    );
   } catch (err) {
     await release();
     throw err;
@@ -35,8 +43,26 @@ export async function openPglite(url: string): Promise<Database> {
   };
 }
 
-/** Extensions the migrations use (trigram search for `/v1/lookup`); PostgreSQL ships them in contrib. */
-export const PGLITE_OPTIONS: PGliteOptions = { extensions: { pg_trgm } };
+/**
+ * A new database (in memory when `dataDir` is undefined) loaded from the seed instead of made by initdb and migrated
+ * statement by statement; the migrations still run after it and find themselves applied. A seed that does not load is
+ * dropped (the next start builds it again) and this database made the slow way.
+ */
+async function createFromSeed(dataDir: string | undefined): Promise<PGlite> {
+  try {
+    return await PGlite.create({ ...PGLITE_OPTIONS, dataDir, loadDataDir: await pgliteSeed() });
+  } catch {
+    await dropSeed().catch(() => {});
+    if (dataDir !== undefined) await rmInitialised(dataDir);
+    return PGlite.create(dataDir ?? MEMORY_URL, PGLITE_OPTIONS);
+  }
+}
+
+/** Removes what a seed that failed to load left in a data directory, all but this process's claim on it. */
+async function rmInitialised(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir))
+    if (name !== PID_FILE) await rm(join(dataDir, name), { recursive: true, force: true });
+}
 
 /** Wraps an open PGlite; closing the Database closes it. */
 export function pgliteDatabase(client: PGlite): Database {

@@ -1,0 +1,72 @@
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPglite } from "./pglite.ts";
+import { pgliteSeed, seedCacheDir, seedFileName } from "./pglite-seed.ts";
+import { MIGRATIONS_FOLDER } from "./shared.ts";
+
+describe("the embedded database's seed", () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "namereg-seed-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is kept in XDG_CACHE_HOME/namereg, else ~/.cache/namereg", () => {
+    expect(seedCacheDir({ XDG_CACHE_HOME: "/var/cache/u" })).toBe("/var/cache/u/namereg");
+    expect(seedCacheDir({ XDG_CACHE_HOME: "", HOME: "/home/u" })).toMatch(/\/\.cache\/namereg$/);
+  });
+
+  it("is named for PGlite's version and the migrations, and a changed migration names a new one", async () => {
+    const name = await seedFileName();
+    expect(name).toMatch(/^pglite-\d+\.\d+\.\d+-[0-9a-f]{16}\.tar$/);
+    expect(await seedFileName()).toBe(name);
+    const copy = join(dir, "migrations");
+    await cp(MIGRATIONS_FOLDER, copy, { recursive: true });
+    expect(await seedFileName(copy)).toBe(name);
+    const [first] = (await readdir(copy)).filter((f) => f.endsWith(".sql")).sort();
+    await writeFile(
+      join(copy, first as string),
+      `${await readFile(join(copy, first as string), "utf8")}\n-- changed\n`,
+    );
+    expect(await seedFileName(copy)).not.toBe(name);
+  });
+
+  it("is built once into an empty cache and read from it afterwards", async () => {
+    const cache = join(dir, "cache");
+    const built = await pgliteSeed(cache);
+    const file = join(cache, await seedFileName());
+    const written = await stat(file);
+    expect(written.size).toBe(built.size);
+    expect(written.mode & 0o777).toBe(0o600);
+    expect((await stat(cache)).mode & 0o777).toBe(0o700);
+    // Read, not rebuilt: the file is what comes back and stays as it was.
+    const read = await pgliteSeed(cache);
+    expect(read.size).toBe(built.size);
+    expect((await stat(file)).mtimeMs).toBe(written.mtimeMs);
+    expect((await readdir(cache)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  }, 60_000);
+
+  it("starts a new database with every migration applied, in memory and in an empty data directory", async () => {
+    const journal = JSON.parse(await readFile(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+      entries: unknown[];
+    };
+    for (const url of ["memory://", pathToFileURL(join(dir, "data")).href]) {
+      const database = await openPglite(url);
+      try {
+        const applied = await database.query<{ n: number }>(
+          "select count(*)::int as n from drizzle.__drizzle_migrations",
+        );
+        expect(applied[0]?.n).toBe(journal.entries.length);
+        await database.migrate();
+        expect((await database.query<{ n: number }>("select count(*)::int as n from names"))[0]?.n).toBe(0);
+      } finally {
+        await database.close();
+      }
+    }
+  }, 60_000);
+});
