@@ -62,6 +62,8 @@ describe("the embedded database's seed", () => {
           "select count(*)::int as n from drizzle.__drizzle_migrations",
         );
         expect(applied[0]?.n).toBe(journal.entries.length);
+        const databases = await database.query<{ datname: string }>("select datname from pg_database");
+        expect(databases.map((d) => d.datname)).toEqual(["postgres"]);
         await database.migrate();
         expect((await database.query<{ n: number }>("select count(*)::int as n from names"))[0]?.n).toBe(0);
       } finally {

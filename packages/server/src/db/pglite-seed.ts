@@ -58,6 +58,12 @@ export async function buildSeed(migrationsFolder = MIGRATIONS_FOLDER): Promise<B
   const client = await PGlite.create("memory://", PGLITE_OPTIONS);
   try {
     await migrate(drizzle({ client }), { migrationsFolder });
+    // initdb's two template databases are two thirds of the catalog files (8 MB each) that every database loaded
+    // from the seed would copy and never use: namereg runs in `postgres` and never creates a database in PGlite.
+    for (const template of ["template0", "template1"]) {
+      await client.exec(`update pg_database set datistemplate = false where datname = '${template}'`);
+      await client.exec(`drop database ${template}`);
+    }
     return await client.dumpDataDir("none");
   } finally {
     await client.close();
