@@ -15,6 +15,8 @@ export const LONGEST: readonly string[] = [
   "bench/faults/suite.integration.test.ts",
   "packages/client/src/package.integration.test.ts",
   "bench/kill/suite.integration.test.ts",
+  // The unit project's longest (it builds the embedded database's seed with initdb): first of its project, not last.
+  "packages/server/src/db/pglite-seed.test.ts",
 ];
 
 export class LongestFirst extends BaseSequencer {
