@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle } from "drizzle-orm/pglite";
@@ -18,13 +18,13 @@ import { MIGRATIONS_FOLDER } from "./shared.ts";
 /** Extensions the migrations use (trigram search for `/v1/lookup`); PostgreSQL ships them in contrib. */
 export const PGLITE_OPTIONS: PGliteOptions = { extensions: { pg_trgm } };
 
-/** Where seeds are kept: `$XDG_CACHE_HOME/namereg`, else `~/.cache/namereg` (the XDG base directory default). */
+/**
+ * Where seeds are kept: `$XDG_CACHE_HOME/namereg`, else `~/.cache/namereg` (the XDG base directory rules: a relative
+ * XDG_CACHE_HOME is ignored).
+ */
 export function seedCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base =
-    env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== ""
-      ? env.XDG_CACHE_HOME
-      : join(homedir(), ".cache");
-  return join(base, "namereg");
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache"), "namereg");
 }
 
 const PGLITE_VERSION: string = (() => {
