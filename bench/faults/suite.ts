@@ -11,7 +11,8 @@
 import { bulkHolder, type SyntheticEvent, startNamingDevnet } from "@namereg/devnet";
 import { encodeEvent, nameNode } from "@namereg/protocol";
 import { backfill, buildApp, ContractReader, RpcClient } from "@namereg/server";
-import { createTestDatabase, indexerFor, runUntilIdle, testConfig } from "@namereg/server/testing";
+import { createTestDatabase, indexerFor, testConfig } from "@namereg/server/testing";
+import { referenceEventIds } from "../lib/reference-archive.ts";
 
 export interface FaultSuiteOptions {
   seed: number;
@@ -70,12 +71,7 @@ export async function runFaultSuite(o: FaultSuiteOptions): Promise<FaultSuiteRes
   const cleanup: (() => Promise<unknown>)[] = [async () => devnet.stop()];
   const controller = new AbortController();
   try {
-    const reference = await createTestDatabase("postgres");
-    cleanup.push(() => reference.close());
-    const ref = indexerFor(devnet, reference.db, { concurrency: 2 });
-    await ref.init();
-    await runUntilIdle(ref, 100_000);
-    const referenceIds = (await reference.query<{ id: string }>("select id from events")).map((r) => r.id);
+    const referenceIds = await referenceEventIds(devnet, cleanup);
     log(`uninterrupted run: ${referenceIds.length} events`);
 
     const database = await createTestDatabase("postgres");

@@ -2,7 +2,7 @@
 // uninterrupted in-process run of the same chain on a fresh database gives every event's id: 0 lost, 0 extra, 0
 // duplicated history rows, and no recorded gap in /v1/coverage on any replica.
 import type { NamingDevnet } from "@namereg/devnet";
-import { createTestDatabase, indexerFor, runUntilIdle } from "@namereg/server/testing";
+import { referenceEventIds } from "../lib/reference-archive.ts";
 import type { ArchiveReader } from "./archive-reader.ts";
 import type { HttpClient } from "./http-client.ts";
 import { untilAsync } from "./waiting.ts";
@@ -33,12 +33,7 @@ export async function archiveCheck(o: {
     "the archive to catch up",
     120_000,
   ).catch((err: Error) => failures.push(err.message));
-  const reference = await createTestDatabase("postgres");
-  cleanup.push(() => reference.close());
-  const ref = indexerFor(devnet, reference.db, { concurrency: 2 });
-  await ref.init();
-  await runUntilIdle(ref, 100_000);
-  const referenceIds = (await reference.query<{ id: string }>("select id from events")).map((r) => r.id);
+  const referenceIds = await referenceEventIds(devnet, cleanup);
   if (referenceIds.length !== chainEvents)
     failures.push(
       `the uninterrupted run archived ${referenceIds.length} events, the chain has ${chainEvents}`,
