@@ -4,8 +4,7 @@
 
 import { demoKeypair } from "@namereg/devnet";
 import { type App, buildApp, ChainClient } from "@namereg/server";
-import { indexDemo, testConfig } from "@namereg/server/testing";
-import { TransactionBuilder } from "@stellar/stellar-sdk";
+import { indexDemo, keypairWallet, testConfig } from "@namereg/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, type NameregApi, unwrap } from "./api.ts";
 import { changeSubname, setChainAddress } from "./holder-changes.ts";
@@ -30,16 +29,7 @@ describe("prepare, sign and submit on the demo devnet", () => {
       chainClient: new ChainClient(rpcUrl, networkPassphrase),
     });
     api = createApi({ baseUrl: await app.listen({ port: 0, host: "127.0.0.1" }) });
-    wallet = {
-      networkPassphrase,
-      account: alice.publicKey(),
-      // A wallet: it parses what it was given for the network it was told, signs with its key, returns the envelope.
-      signer: async (xdr, context) => {
-        const tx = TransactionBuilder.fromXDR(xdr, context.networkPassphrase);
-        tx.sign(alice);
-        return tx.toXDR();
-      },
-    };
+    wallet = keypairWallet(alice, networkPassphrase);
   }, 120_000);
   afterAll(async () => {
     await app?.close();

@@ -12,12 +12,12 @@ import {
 import { type App, buildApp, ChainClient } from "@namereg/server";
 import {
   indexDemo,
+  keypairWallet,
   type MarketHarness,
   startMarketHarness,
   TEST_FEE_BPS,
   testConfig,
 } from "@namereg/server/testing";
-import { type Keypair, TransactionBuilder } from "@stellar/stellar-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApi, type NameregApi, unwrap } from "./api.ts";
 import { withdrawClaim } from "./claims.ts";
@@ -30,19 +30,6 @@ import {
 } from "./holder-changes.ts";
 import { acceptTransfer, payBond, payDeposit, proposeTransfer } from "./market.ts";
 import { signIn } from "./sign-in.ts";
-import type { SignWith } from "./transactions.ts";
-
-function walletOf(key: Keypair, networkPassphrase: string): SignWith {
-  return {
-    networkPassphrase,
-    account: key.publicKey(),
-    signer: async (xdr, context) => {
-      const tx = TransactionBuilder.fromXDR(xdr, context.networkPassphrase);
-      tx.sign(key);
-      return tx.toXDR();
-    },
-  };
-}
 
 describe("record and claim helpers on the demo devnet", () => {
   let demo: Awaited<ReturnType<typeof indexDemo>>;
@@ -78,7 +65,7 @@ describe("record and claim helpers on the demo devnet", () => {
 
   it("bob sets his text, payment, display and primary names, then his registrar address", async () => {
     const bob = demoKeypair("bob");
-    const wallet = walletOf(bob, passphrase);
+    const wallet = keypairWallet(bob, passphrase);
     const resolver = demo.devnet.demo?.namespaces.acme.resolver ?? "";
     const node = (
       await unwrap(
@@ -105,7 +92,7 @@ describe("record and claim helpers on the demo devnet", () => {
   });
 
   it("the claimant of newco withdraws its claim", async () => {
-    const newco = walletOf(demoKeypair("newco"), passphrase);
+    const newco = keypairWallet(demoKeypair("newco"), passphrase);
     const id = String(demo.devnet.demo?.claims.newco);
     const token = await signIn(api, newco);
     const done = await withdrawClaim(api, { id }, { token }, newco);
@@ -133,7 +120,7 @@ describe("marketplace helpers with the escrow watcher", () => {
     const sellerKey = await h.funded();
     const namespace = await h.namespaceFor(sellerKey);
     await h.sync();
-    const seller = walletOf(sellerKey, passphrase);
+    const seller = keypairWallet(sellerKey, passphrase);
     const session = { token: await signIn(api, seller), namespace };
     const headers = { authorization: `Bearer ${session.token}`, "x-service-namespace": namespace };
     const listed = await unwrap(
@@ -143,7 +130,7 @@ describe("marketplace helpers with the escrow watcher", () => {
     await h.sync();
 
     const buyerKey = await h.funded();
-    const buyer = walletOf(buyerKey, passphrase);
+    const buyer = keypairWallet(buyerKey, passphrase);
     const intent = await unwrap(
       api.POST("/v1/market/listings/{id}/intent", {
         params: { path: { id: listed.listing.id } },

@@ -17,12 +17,17 @@ import { createApi, type NameregApi, proposeTransfer, signIn, unwrap } from "@na
 import { demoKeypair } from "@namereg/devnet";
 import { namespaceNode, RegistryFns, xlmToStroops } from "@namereg/protocol";
 import { ChainClient } from "@namereg/server";
-import { DEV_START_BOUND_MS, type DevProcess, startDevProcess, withProgress } from "@namereg/server/testing";
+import {
+  DEV_START_BOUND_MS,
+  type DevProcess,
+  keypairWallet,
+  startDevProcess,
+  withProgress,
+} from "@namereg/server/testing";
 import { rpc } from "@stellar/stellar-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
-import { keypairWallet } from "./fixtures/keypair-wallet.ts";
 import { signInAs } from "./fixtures/sign-in.ts";
 
 /**

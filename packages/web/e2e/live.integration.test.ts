@@ -7,12 +7,11 @@
 // waits, not speeds: 5 s for a change made elsewhere, 2 s after the page's own transaction succeeded.
 import { createApi, type NameregApi, setTextRecord } from "@namereg/client";
 import { demoKeypair } from "@namereg/devnet";
-import { DEV_START_BOUND_MS, type DevProcess, startDevProcess } from "@namereg/server/testing";
+import { DEV_START_BOUND_MS, type DevProcess, keypairWallet, startDevProcess } from "@namereg/server/testing";
 import { rpc } from "@stellar/stellar-sdk";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSession, openBrowser } from "./fixtures/browser.ts";
-import { keypairWallet } from "./fixtures/keypair-wallet.ts";
 import { signInAs, signOut } from "./fixtures/sign-in.ts";
 
 /** A change made outside the page shows within this (issue 35). */
