@@ -1,10 +1,10 @@
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPglite } from "./pglite.ts";
-import { pgliteSeed, seedCacheDir, seedFileName } from "./pglite-seed.ts";
+import { holdsNothing, openPglite } from "./pglite.ts";
+import { pgliteSeed, readSeed, seedCacheDir, seedFileName } from "./pglite-seed.ts";
 import { MIGRATIONS_FOLDER } from "./shared.ts";
 
 describe("the embedded database's seed", () => {
@@ -16,10 +16,12 @@ describe("the embedded database's seed", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("is kept in XDG_CACHE_HOME/namereg, else ~/.cache/namereg", () => {
+  it("is kept in XDG_CACHE_HOME/namereg, else ~/.cache/namereg, and nowhere without an absolute home", () => {
     expect(seedCacheDir({ XDG_CACHE_HOME: "/var/cache/u" })).toBe("/var/cache/u/namereg");
     expect(seedCacheDir({ XDG_CACHE_HOME: "" })).toBe(join(homedir(), ".cache", "namereg"));
     expect(seedCacheDir({ XDG_CACHE_HOME: "relative/cache" })).toBe(join(homedir(), ".cache", "namereg"));
+    expect(seedCacheDir({}, "")).toBeNull();
+    expect(seedCacheDir({}, "home/u")).toBeNull();
   });
 
   it("is named for PGlite's version and the migrations, and a changed migration names a new one", async () => {
@@ -37,19 +39,43 @@ describe("the embedded database's seed", () => {
     expect(await seedFileName(copy)).not.toBe(name);
   });
 
-  it("is built once into an empty cache and read from it afterwards", async () => {
+  it("is built once into an empty cache, read back whole, and not read when damaged or not this user's alone", async () => {
     const cache = join(dir, "cache");
     const built = await pgliteSeed(cache);
+    if (built === null) throw new Error("no seed built");
     const file = join(cache, await seedFileName());
     const written = await stat(file);
-    expect(written.size).toBe(built.size);
+    // The dump and its SHA-256.
+    expect(written.size).toBe(built.size + 32);
     expect(written.mode & 0o777).toBe(0o600);
     expect((await stat(cache)).mode & 0o777).toBe(0o700);
-    // Read, not rebuilt: the file is what comes back and stays as it was.
     const read = await pgliteSeed(cache);
-    expect(read.size).toBe(built.size);
+    expect(read?.size).toBe(built.size);
     expect((await stat(file)).mtimeMs).toBe(written.mtimeMs);
     expect((await readdir(cache)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
+    const bytes = await readFile(file);
+    const damaged = join(dir, "damaged.tar");
+    const flipped = Buffer.from(bytes);
+    flipped[257] = (flipped[257] as number) ^ 1; // the first header's "ustar" magic
+    await writeFile(damaged, flipped, { mode: 0o600 });
+    expect(await readSeed(damaged)).toBeNull();
+    await writeFile(damaged, bytes.subarray(0, bytes.length - 1000), { mode: 0o600 });
+    expect(await readSeed(damaged)).toBeNull();
+    await writeFile(damaged, bytes, { mode: 0o600 });
+    expect((await readSeed(damaged))?.size).toBe(built.size);
+    // Writable by others, or a link: not trusted.
+    await chmod(damaged, 0o666);
+    expect(await readSeed(damaged)).toBeNull();
+    await chmod(damaged, 0o600);
+    await symlink(damaged, join(dir, "link.tar"));
+    expect(await readSeed(join(dir, "link.tar"))).toBeNull();
+    // A cache directory others may write is not used at all (nothing built, nothing read).
+    const shared = join(dir, "shared");
+    await mkdir(shared, { mode: 0o777 });
+    await chmod(shared, 0o777);
+    expect(await pgliteSeed(shared)).toBeNull();
+    expect(await readdir(shared)).toEqual([]);
   }, 60_000);
 
   it("starts a new database with every migration applied, in memory and in an empty data directory", async () => {
@@ -72,4 +98,14 @@ describe("the embedded database's seed", () => {
       }
     }
   }, 60_000);
+
+  it("is loaded only into a data directory that holds nothing but the process's claim", async () => {
+    const data = join(dir, "claimed");
+    await mkdir(data);
+    expect(await holdsNothing(data)).toBe(true);
+    await writeFile(join(data, "namereg.pid"), String(process.pid));
+    expect(await holdsNothing(data)).toBe(true);
+    await writeFile(join(data, "backup.dump"), "precious");
+    expect(await holdsNothing(data)).toBe(false);
+  });
 });

@@ -1,6 +1,5 @@
 // The embedded database: PGlite in this process, in memory or in a directory. One connection serves both
 // reading and writing, and LISTEN/NOTIFY stays inside the process.
-import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -24,8 +23,9 @@ export async function openPglite(url: string): Promise<Database> {
   const release = await claimDataDir(dataDir);
   let database: Database;
   try {
-    // A data directory PostgreSQL has not initialised yet starts from the seed (pglite-seed.ts) like memory does.
-    const fresh = !existsSync(join(dataDir, "PG_VERSION"));
+    // An empty data directory starts from the seed (pglite-seed.ts) like memory does; one holding anything (a
+    // database, or files of someone else's) is PGlite's to judge, as before there was a seed.
+    const fresh = await holdsNothing(dataDir);
     database = pgliteDatabase(
       fresh ? await createFromSeed(dataDir) : await PGlite.create(dataDir, PGLITE_OPTIONS),
     );
@@ -45,21 +45,30 @@ export async function openPglite(url: string): Promise<Database> {
 
 /**
  * A new database (in memory when `dataDir` is undefined) loaded from the seed instead of made by initdb and migrated
- * statement by statement; the migrations still run after it and find themselves applied. A seed that does not load is
- * dropped (the next start builds it again) and this database made the slow way.
+ * statement by statement; the migrations still run after it and find themselves applied. Without a usable seed, or
+ * when one does not load (it is then dropped, so the next start builds it again), made the slow way.
  */
 async function createFromSeed(dataDir: string | undefined): Promise<PGlite> {
-  try {
-    return await PGlite.create({ ...PGLITE_OPTIONS, dataDir, loadDataDir: await pgliteSeed() });
-  } catch {
-    await dropSeed().catch(() => {});
-    if (dataDir !== undefined) await rmInitialised(dataDir);
-    return PGlite.create(dataDir ?? MEMORY_URL, PGLITE_OPTIONS);
+  const seed = await pgliteSeed().catch(() => null);
+  if (seed !== null) {
+    try {
+      return await PGlite.create({ ...PGLITE_OPTIONS, dataDir, loadDataDir: seed });
+    } catch {
+      await dropSeed().catch(() => {});
+      // The directory held nothing but this process's claim before the seed went in (holdsNothing).
+      if (dataDir !== undefined) await rmAllButClaim(dataDir);
+    }
   }
+  return PGlite.create(dataDir ?? MEMORY_URL, PGLITE_OPTIONS);
+}
+
+/** Whether a data directory holds nothing but this process's claim on it (namereg.pid). */
+export async function holdsNothing(dataDir: string): Promise<boolean> {
+  return (await readdir(dataDir)).every((name) => name === PID_FILE);
 }
 
 /** Removes what a seed that failed to load left in a data directory, all but this process's claim on it. */
-async function rmInitialised(dataDir: string): Promise<void> {
+async function rmAllButClaim(dataDir: string): Promise<void> {
   for (const name of await readdir(dataDir))
     if (name !== PID_FILE) await rm(join(dataDir, name), { recursive: true, force: true });
 }
