@@ -15,7 +15,13 @@ import { MAX_BUFFERED_BYTES } from "./hub.ts";
 const CHANGES = 30_000;
 const MAX_PER_IP = 10;
 const CLIENTS = 20;
-const TRANSIENT_ALLOWANCE = 6 * 2 ** 20;
+/**
+ * The process's own passing work on top of the buffers the streams may hold: the backlog's pages read and encoded for
+ * 20 clients at once. Quiet it is 1–4 MiB; with the CPU starved by a full test run it reached 11.3 MiB in one CI run
+ * and 53 MiB (with the buffers) in another (2026-12-02). The code before the per-stream bound grew ~5.9 MB per stream,
+ * ~118 MB for these 20 clients, far past the 66 MiB this allows in all.
+ */
+const TRANSIENT_ALLOWANCE = 56 * 2 ** 20;
 
 let database: TestDatabase;
 let app: App;
@@ -111,8 +117,7 @@ it("cuts non-reading streams off, never more than the per-address limit open, me
     clearInterval(sampler);
     for (const socket of clients) socket.destroy();
   }
-  // What the streams may hold waiting (MAX_BUFFERED_BYTES each), plus the process's own passing work: the backlog's
-  // pages read and encoded for 20 clients (RSS, with no forced GC in a worker, moved 11.3 MB on a loaded CI run).
-  // The code before this bound grew ~5.9 MB per stream: 20 clients would pass 100 MB.
+  // What the streams may hold waiting (MAX_BUFFERED_BYTES each), plus the process's own passing work (see
+  // TRANSIENT_ALLOWANCE; RSS, with no forced GC in a worker).
   expect(peak - baseline).toBeLessThanOrEqual(MAX_PER_IP * MAX_BUFFERED_BYTES + TRANSIENT_ALLOWANCE);
 }, 600_000);
