@@ -47,8 +47,18 @@ const PGLITE_VERSION: string = (() => {
   return manifest.version;
 })();
 
+// The migrations a process ships do not change while it runs: their seed's name is worked out once, not on every
+// new database (a test worker opens dozens).
+let shippedSeedName: Promise<string> | undefined;
+
 /** The seed file's name: PGlite's version and a hash of every file of the migrations folder (SQL and journal). */
-export async function seedFileName(migrationsFolder = MIGRATIONS_FOLDER): Promise<string> {
+export function seedFileName(migrationsFolder = MIGRATIONS_FOLDER): Promise<string> {
+  if (migrationsFolder !== MIGRATIONS_FOLDER) return nameFor(migrationsFolder);
+  shippedSeedName ??= nameFor(MIGRATIONS_FOLDER);
+  return shippedSeedName;
+}
+
+async function nameFor(migrationsFolder: string): Promise<string> {
   const hash = createHash("sha256");
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
