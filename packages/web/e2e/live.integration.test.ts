@@ -111,7 +111,7 @@ describe("live pages in Chromium, on namereg dev", () => {
     const glance = page.locator("[data-glance]");
     await glance.getByText("Holders may create subnames").waitFor();
     const manage = page.getByRole("region", { name: "Manage" });
-    const change = async (to: string, words: RegExp, summary: string) => {
+    const change = async (to: string, words: RegExp, summary: string, now: string) => {
       await manage.getByRole("button", { name: "Edit the subname policy" }).click();
       await manage.getByRole("radio", { name: words }).check();
       await manage.getByRole("button", { name: "Change subname policy" }).click();
@@ -125,10 +125,22 @@ describe("live pages in Chromium, on namereg dev", () => {
         .waitFor({ timeout: TX_BOUND_MS });
       await glance.getByText(summary).waitFor({ timeout: OWN_MS });
       await page.locator("#overview dd", { hasText: summary }).waitFor({ timeout: OWN_MS });
+      // Manage says the same at once: the network included the change, whatever its live read still has under way.
+      await manage.getByText(`Now: ${now}.`).waitFor({ timeout: OWN_MS });
     };
-    await change("creation-disabled", /^No new subnames/, "No new subnames; existing ones stay");
+    await change(
+      "creation-disabled",
+      /^No new subnames/,
+      "No new subnames; existing ones stay",
+      "no new subnames; existing ones keep resolving",
+    );
     await browser.check("acme after creation-disabled");
-    await change("enabled", /^Holders may create/, "Holders may create subnames");
+    await change(
+      "enabled",
+      /^Holders may create/,
+      "Holders may create subnames",
+      "holders may create and remove subnames of their names",
+    );
     await signOut(page);
   }, 180_000);
 

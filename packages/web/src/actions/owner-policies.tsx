@@ -7,7 +7,7 @@
 //
 // Use: `<OwnerPolicies namespace="acme" />` on the namespace page.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { WebhooksLink } from "../pages/webhooks.tsx";
 import { ErrorNote, useLoad } from "../ui.tsx";
@@ -31,6 +31,13 @@ async function policies(namespace: string) {
   return { owner: subnames.owner, policy: subnames.policy, networks };
 }
 
+/** What the section shows: the last live read, or what a change the network included set since. */
+interface Policies {
+  readonly owner: string;
+  readonly policy: string;
+  readonly networks: readonly string[] | null;
+}
+
 export function OwnerPolicies({ namespace }: { readonly namespace: string }): JSX.Element | null {
   const session = useSession();
   const [read, setRead] = useState(0);
@@ -42,14 +49,20 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   const [policy, setPolicy] = useState<string | null>(null);
   const [networks, setNetworks] = useState<readonly string[] | null>(null);
   const [open, setOpen] = useState<"policy" | "networks" | null>(null);
+  // The last answer stays on screen while the next loads, and so does the flow that changed it.
+  const [last, setLast] = useState<Policies | null>(null);
+  // What the change under way sets: once the network included it, that is the namespace's policy, so the lines
+  // below say so at once instead of the answer read before it until the live read comes back (seconds under load),
+  // while the summary above, fed by the stream, already agrees with the chain.
+  const sent = useRef<Partial<Pick<Policies, "policy" | "networks">>>({});
   const { start, busy, flow } = useActionRun(() => {
+    const included = sent.current;
+    setLast((l) => (l === null ? l : { ...l, ...included }));
     setOpen(null);
     setPolicy(null);
     setNetworks(null);
     setRead((n) => n + 1);
   });
-  // The last answer stays on screen while the next loads, and so does the flow that changed it.
-  const [last, setLast] = useState<Awaited<ReturnType<typeof policies>> | null>(null);
   useEffect(() => {
     if (loaded.state === "ok") setLast(loaded.value);
   }, [loaded]);
@@ -91,6 +104,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
             class="editor"
             onSubmit={(event) => {
               event.preventDefault();
+              sent.current = { policy: chosenPolicy };
               start(() => import("./policies.ts").then((m) => m.setSubnamePolicy(namespace, chosenPolicy)));
             }}
           >
@@ -137,6 +151,7 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
                 onSubmit={(event) => {
                   event.preventDefault();
                   const list = CHAIN_NETWORKS.filter((n) => chosenNetworks.includes(n));
+                  sent.current = { networks: list };
                   start(() => import("./policies.ts").then((m) => m.setChainPolicy(namespace, list)));
                 }}
               >

@@ -2,7 +2,7 @@
 // `useLoad` ("h:alice.acme", "ns:acme", "listings"). A change heard on the stream (stream.ts) or the person's own
 // transaction invalidates the reads it concerns (topics.ts) and only those are asked again, while the answer on
 // screen stays until the new one is there (no "Loading…" flash on a refresh).
-import { QueryClient, QueryObserver, type QueryObserverResult } from "@tanstack/query-core";
+import { type Query, QueryClient, QueryObserver, type QueryObserverResult } from "@tanstack/query-core";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 export const queryClient = new QueryClient({
@@ -39,8 +39,11 @@ export function useQueryResult<T>(
 
 /** Reads again, now, every shown read `matches` picks (the person's own change went through: see it at once). */
 export function refresh(matches: (key: string) => boolean = () => true): void {
-  void queryClient.invalidateQueries({
-    predicate: (query) => matches(String(query.queryKey[0])),
-    refetchType: "active",
-  });
+  const picked = (query: Query) => matches(String(query.queryKey[0]));
+  // A shown read still on its first answer would be joined, not asked again (query-core cancels only a read that
+  // already has an answer), and that answer may have been read before the change: it is dropped for a new read.
+  const cache = queryClient.getQueryCache();
+  for (const query of cache.findAll({ type: "active", fetchStatus: "fetching", predicate: picked }))
+    if (query.state.data === undefined) void query.cancel({ silent: true });
+  void queryClient.invalidateQueries({ predicate: picked, refetchType: "active" });
 }
