@@ -1,6 +1,6 @@
 // The servers the resolve benchmark loads, each in its own process so the load generator does not share its
-// event loop: `api <database-url>` (the real app, cache and all) or `bare` (node:http answering a fixed JSON body
-// of the same size as a resolve answer). Prints `READY <url>` once listening; exits on SIGTERM.
+// event loop: `api <database-url>` (the real app, cache and all) or `bare [<answer>]` (node:http answering with the
+// fixed headers and body of one of the API's answers). Prints `READY <url>` once listening; exits on SIGTERM.
 import { createServer } from "node:http";
 import { buildApp, openDatabase, tuneGcForServing } from "@namereg/server";
 import { testConfig } from "@namereg/server/testing";
@@ -8,16 +8,14 @@ import { testConfig } from "@namereg/server/testing";
 const [mode, databaseUrl] = process.argv.slice(2);
 
 if (mode === "bare") {
-  const body = JSON.stringify({
-    name: "n123456.bench",
-    account: "GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7",
-    ownership: "permanent",
-    storage: "live",
-    expires_at: null,
-    ledger: 123456,
-  });
+  // `bare <answer>`: the headers (a flat list) and body of one of the API's cached answers, sent as they are.
+  const answer = process.argv[3];
+  const { headers, body } =
+    answer === undefined
+      ? { headers: ["content-type", "application/json; charset=utf-8"], body: "{}" }
+      : (JSON.parse(answer) as { headers: string[]; body: string });
   const server = createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.writeHead(200, headers);
     res.end(body);
   });
   server.listen(0, "127.0.0.1", () => {

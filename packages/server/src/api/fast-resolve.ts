@@ -8,6 +8,7 @@
 // same bytes. Anything else falls through to Fastify untouched: a miss, a name that is missing or expired, a store
 // error, HEAD/OPTIONS, a query string, a missing or repeated Host header, percent-encoded or odd paths.
 // fast-resolve.integration.test.ts holds the two paths to the same status, headers and body.
+import type { EventEmitter } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { FastifyBaseLogger } from "fastify";
@@ -27,8 +28,6 @@ const PREFIX = "/v1/resolve/";
 const RATE_LIMITED = JSON.stringify(new ApiError("rate_limited").body());
 const RATE_LIMITED_LENGTH = String(Buffer.byteLength(RATE_LIMITED));
 export const RESOLVE_ROUTE = "/v1/resolve/:namespace/:label";
-/** What a label segment of a cached name can be made of; anything else is left to Fastify's validation. */
-const PLAIN = /^[a-z0-9-]+$/;
 /** Levels at which Fastify logs every request. */
 const REQUEST_LOG_LEVELS = new Set(["trace", "debug", "info"]);
 
@@ -73,6 +72,8 @@ export class FastResolve {
   readonly #duration200: DurationCell | null;
   readonly #duration429: DurationCell | null;
   #requests = 0;
+  /** Whether every request gets its log line: read at start and on each level change, not on every request. */
+  #logRequests = false;
   /** The local store's answer: it calls back before `incr` returns, so one callback serves every request. */
   #counted: { current: number; ttl: number } | null = null;
   readonly #onCounted = (_error: Error | null, result: { current: number; ttl: number }): void => {
@@ -87,6 +88,14 @@ export class FastResolve {
       deps.metrics?.httpDuration.cell({ route: RESOLVE_ROUTE, method: "GET", status }) ?? null;
     this.#duration200 = cell("200");
     this.#duration429 = cell("429");
+    const follow = () => {
+      this.#logRequests = REQUEST_LOG_LEVELS.has(deps.logger.level);
+    };
+    follow();
+    // pino announces a level change on the logger itself; a logger that cannot is asked on every request.
+    const changes = (deps.logger as Partial<Pick<EventEmitter, "on">>).on;
+    if (typeof changes === "function") changes.call(deps.logger, "level-change", follow);
+    else this.#logRequests = true;
   }
 
   /** Answers `req` when it is a cache hit it can serve in full; otherwise hands it to `next` (Fastify). */
@@ -98,21 +107,16 @@ export class FastResolve {
   #serve(req: IncomingMessage, res: ServerResponse, next: Handler): boolean {
     const url = req.url ?? "";
     if (req.method !== "GET" || !url.startsWith(PREFIX)) return false;
-    // A query string is Fastify's to judge: the route takes no parameters and refuses any. So is a Host header
-    // that is missing or repeated, which Fastify refuses with 400 (plugins/errors.ts).
-    if (url.includes("?") || hostProblem(req.rawHeaders, req.httpVersion) !== null) return false;
     const start = performance.now();
-    const path = url.slice(PREFIX.length);
-    const slash = path.indexOf("/");
-    const namespace = path.slice(0, slash);
-    const label = path.slice(slash + 1);
-    if (slash <= 0 || !PLAIN.test(namespace) || !PLAIN.test(label)) return false;
-    // The cache holds only names that passed the route's validation, so a hit needs no validation of its own.
-    // `path` is exactly `namespace/label` here: each segment passed PLAIN, which admits no slash.
-    const hit = this.#d.resolution.cache.hitPath(path);
+    // The cache is keyed by `namespace/label` of names that passed the route's validation, so a path that is a key
+    // needs no checks of its own: a query string, a percent-encoded, odd or extra segment is never a key, and goes
+    // to Fastify as a miss does.
+    const hit = this.#d.resolution.cache.hitPath(url.slice(PREFIX.length));
     const entry = hit?.value;
     if (hit === undefined || entry?.kind !== "found" || this.#d.resolution.clock.isExpired(entry.expiresAt))
       return false;
+    // A Host header that is missing or repeated is Fastify's to refuse with 400 (plugins/errors.ts).
+    if (hostProblem(req.rawHeaders, req.httpVersion) !== null) return false;
     const ip = this.#clientIp(req);
     const local = this.#d.localLimit;
     // An IPv4 address is its own key in the plugin's store (it masks IPv6 ones to a subnet, so those go its way).
@@ -210,7 +214,7 @@ export class FastResolve {
 
   /** The one line every request gets (api/request-log.ts), when request logging is on (LOG_LEVEL info or below). */
   #logCompleted(req: IncomingMessage, ip: string, statusCode: number, responseTime: number): void {
-    if (!REQUEST_LOG_LEVELS.has(this.#d.logger.level)) return;
+    if (!this.#logRequests || !REQUEST_LOG_LEVELS.has(this.#d.logger.level)) return;
     this.#d.logger.info(
       {
         reqId: `fast-${(++this.#requests).toString(36)}`,
