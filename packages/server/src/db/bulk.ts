@@ -15,7 +15,7 @@ function columnType(column: PgColumn): string {
   if (t === "serial") return "integer";
   if (t === "bigserial") return "bigint";
   if (t.startsWith("timestamp")) return "timestamptz";
-  // A collated column (tables/columns.ts hexKey): parameters are plain text, the column's collation applies.
+  // A collated column (tables/columns.ts byteKey): parameters are plain text, the column's collation applies.
   return t.replace(/ COLLATE .*$/, "");
 }
 

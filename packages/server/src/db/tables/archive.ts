@@ -1,6 +1,6 @@
 // The event archive and the indexer's bookkeeping: followed contracts, streams, events, gaps, dead letters, cursor and writer fence.
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
-import { hexKey, tz } from "./columns.ts";
+import { byteKey, tz } from "./columns.ts";
 
 /** Every contract the indexer follows; retired registrars and resolvers stay, with their history. */
 export const trackedContracts = pgTable("tracked_contracts", {
@@ -27,12 +27,12 @@ export const streams = pgTable("streams", {
 export const events = pgTable(
   "events",
   {
-    id: text("id").primaryKey(),
-    contractId: text("contract_id").notNull(),
+    id: byteKey("id").primaryKey(),
+    contractId: byteKey("contract_id").notNull(),
     ledger: integer("ledger").notNull(),
     /** Chain time of the ledger; null when unknown. */
     at: tz("at"),
-    txHash: hexKey("tx_hash").notNull(),
+    txHash: byteKey("tx_hash").notNull(),
     transactionIndex: integer("transaction_index").notNull(),
     operationIndex: integer("operation_index").notNull(),
     inSuccessfulContractCall: boolean("in_successful_contract_call").notNull(),
@@ -41,9 +41,9 @@ export const events = pgTable(
     /** First topic when it is a symbol (the event name). */
     type: text("type"),
     /** What the event is about: a node, an address or a claim id (for /v1/events?subject=). */
-    subject: text("subject"),
+    subject: byteKey("subject"),
     /** Namespace label the event belongs to, when known (for /v1/events?namespace=). */
-    namespace: text("namespace"),
+    namespace: byteKey("namespace"),
     ingestedAt: tz("ingested_at").notNull().defaultNow(),
   },
   (t) => [

@@ -5,12 +5,14 @@ export const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 
 export const u64 = (name: string) => bigint(name, { mode: "bigint" });
 
 /**
- * A lowercase hex key (a node, a transaction hash), only ever compared for equality or ordered as a tie-break:
- * in the "C" collation its btree compares bytes instead of calling the locale's strcoll (the database's default
- * collation may be any), which every issued name's index inserts pay (docs/operations.md "Indexes of the names
- * tables"). Byte order and a UTF-8 locale's order agree on [0-9a-f]. Drizzle has no collation option, hence the
+ * A key of ASCII text — a hex node or hash, an event id (fixed-width digits), a contract or account address, a
+ * namespace label, a change type — only ever compared for equality, as a range of fixed-width ids or as a
+ * tie-break: in the "C" collation its btree compares bytes instead of calling the locale's strcoll (the database's
+ * default collation may be any, and even C.UTF-8 is not PostgreSQL's byte fast path), which every archived event
+ * and issued name pays in its index inserts (docs/operations.md "Indexes of the names tables"). Byte order is also
+ * the order the service states everywhere else (db/byte-order.ts). Drizzle has no collation option, hence the
  * custom type; db/bulk.ts reads values of it as plain text.
  */
-export const hexKey = customType<{ data: string; driverData: string }>({
+export const byteKey = customType<{ data: string; driverData: string }>({
   dataType: () => 'text COLLATE "C"',
 });

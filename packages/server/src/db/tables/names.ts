@@ -11,7 +11,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { hexKey, tz, u64 } from "./columns.ts";
+import { byteKey, tz, u64 } from "./columns.ts";
 
 export const namespaces = pgTable(
   "namespaces",
@@ -49,10 +49,10 @@ export const namespaceProfiles = pgTable("namespace_profiles", {
 export const names = pgTable(
   "names",
   {
-    node: hexKey("node").primaryKey(),
+    node: byteKey("node").primaryKey(),
     namespace: text("namespace").notNull(),
     label: text("label").notNull(),
-    holder: text("holder").notNull(),
+    holder: byteKey("holder").notNull(),
     address: text("address").notNull(),
     /** Unix seconds; null for a name without expiry (never read as permanence by itself). */
     expiresAt: u64("expires_at"),
@@ -92,8 +92,8 @@ export const nameHistory = pgTable(
   {
     /** Insertion order: a name's history pages walk it (name_history_node_idx); unique by its sequence. */
     id: bigserial("id", { mode: "number" }).notNull(),
-    node: hexKey("node").notNull(),
-    eventId: text("event_id").notNull(),
+    node: byteKey("node").notNull(),
+    eventId: byteKey("event_id").notNull(),
     generation: u64("generation").notNull(),
     action: text("action").notNull(),
     holder: text("holder"),

@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { tz } from "./columns.ts";
+import { byteKey, tz } from "./columns.ts";
 
 export const changeOutbox = pgTable(
   "change_outbox",
@@ -23,9 +23,9 @@ export const changeOutbox = pgTable(
      */
     id: bigserial("id", { mode: "number" }).primaryKey(),
     /** A change type of changes/catalogue.ts (`name.issued`, …). */
-    type: text("type").notNull(),
+    type: byteKey("type").notNull(),
     /** The namespace label the change belongs to (filters, and whose owner's webhooks hear it). */
-    namespace: text("namespace").notNull(),
+    namespace: byteKey("namespace").notNull(),
     /** The full name (`alice.acme`, `pay.alice.acme`) when the change is about one. */
     name: text("name"),
     /** 64-hex node of the name, subname or namespace the change is about. */
@@ -36,7 +36,7 @@ export const changeOutbox = pgTable(
      * What the change came from: the archive's event id for chain events, the payment id (`txHash:op`) or a
      * watcher's own key for watcher events. With `type` it is unique, so a replay writes nothing twice.
      */
-    eventId: text("event_id").notNull(),
+    eventId: byteKey("event_id").notNull(),
     /** Chain time of `ledger`; null when unknown (never filled with the time it was recorded). */
     at: tz("at"),
     /** The type's own fields (changes/catalogue.ts); the common ones are the columns above. */

@@ -1,11 +1,11 @@
 // Resolver records and subnames.
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
-import { hexKey, u64 } from "./columns.ts";
+import { byteKey, u64 } from "./columns.ts";
 
 /** What the resolver's events say about a node (values of text records are read live, never stored). */
 export const resolverRecords = pgTable("resolver_records", {
-  node: hexKey("node").primaryKey(),
+  node: byteKey("node").primaryKey(),
   generation: u64("generation").notNull(),
   address: text("address"),
   paymentAddress: text("payment_address"),
@@ -19,8 +19,8 @@ export const resolverRecords = pgTable("resolver_records", {
 export const subnames = pgTable(
   "subnames",
   {
-    node: hexKey("node").primaryKey(),
-    parentNode: hexKey("parent_node").notNull(),
+    node: byteKey("node").primaryKey(),
+    parentNode: byteKey("parent_node").notNull(),
     namespace: text("namespace").notNull(),
     parentLabel: text("parent_label").notNull(),
     child: text("child").notNull(),
