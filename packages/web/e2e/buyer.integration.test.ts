@@ -235,6 +235,8 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       await check("review of the deposit");
       await click(payReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }));
       await page.getByRole("status").filter({ hasText: "Done: Pay the deposit for forsale." }).waitFor(step);
+      // At once, before the escrow has judged it: the deposit is not offered a second time.
+      expect(await page.getByRole("button", { name: "Pay the deposit", disabled: false }).count()).toBe(0);
 
       // The escrow watcher funds the deposit; accepting is then the buyer's turn — no Close to press first.
       await waitSteps(page, BUY, [
@@ -276,6 +278,8 @@ describe("a new buyer buys forsale in Chromium, on namereg dev", () => {
       await check("review of the acceptance");
       await click(acceptReview.getByRole("button", { name: "Sign with Demo wallet (buyer)" }));
       await page.getByRole("status").filter({ hasText: "Done: Accept forsale." }).waitFor(step);
+      // The page names the buyer as the owner at once, whatever the mirror has indexed yet.
+      expect(await page.locator("h2:text-is('Owner') + a").getAttribute("href")).toBe(`/account/${buyer}`);
       // At most 6 clicks after signing in.
       expect(clicks).toBe(5);
 

@@ -21,6 +21,9 @@ import type { ConnectedWallet } from "../wallet/wallet.ts";
 import type { Action, LoadAction } from "./action.ts";
 import type { Outcome, Review } from "./flow.ts";
 
+/** A transaction the network included: its hash and ledger. */
+export type Included = Extract<Outcome, { readonly state: "included" }>;
+
 type Step =
   | { readonly state: "preparing" }
   | { readonly state: "review"; readonly review: Review; readonly wallet: ConnectedWallet }
@@ -34,9 +37,9 @@ let counter = 0;
 /**
  * A panel's actions: `start` runs one (a new flow replaces the last one's result), `busy` is true only while the
  * flow is under way — never while its result or failure is shown — and `flow` is what the panel renders.
- * `onDone` runs once the network included a transaction (read the data again, reset the form).
+ * `onDone` runs once the network included a transaction (read the data again, reset the form, show what it set).
  */
-export function useActionRun(onDone?: () => void): {
+export function useActionRun(onDone?: (included: Included) => void): {
   readonly start: (load: LoadAction) => void;
   readonly busy: boolean;
   readonly flow: JSX.Element | null;
@@ -63,7 +66,7 @@ export function useActionRun(onDone?: () => void): {
 export function ActionFlow(props: {
   readonly load: LoadAction;
   /** Called once the network included the transaction (e.g. to read the page's data again). */
-  readonly onDone?: () => void;
+  readonly onDone?: (included: Included) => void;
   /** Called when the flow has nothing more to do: its result or its failure is shown. */
   readonly onSettled?: () => void;
   /** The person cancelled the review: the flow goes away. */
@@ -131,7 +134,7 @@ export function ActionFlow(props: {
           // The person's own change: everything shown is read again now, and again when the mirror's change
           // arrives on the stream (the mirror may index it a moment after the network included it).
           refresh();
-          props.onDone?.();
+          props.onDone?.(outcome);
         }
       })
       .catch((error: unknown) => fail(error, session));

@@ -9,7 +9,7 @@
 //
 // Use: `<BuyerPanel listingId={l.id} namespace="acme" onChanged={reload} />` under the listing.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
 import { AccountLink, Defs, Details, ErrorNote, Mono, NamespaceLink, TxLink, When } from "../ui.tsx";
@@ -20,11 +20,14 @@ import {
   buyerSteps,
   canAccept,
   canPay,
+  type Included,
   isFinal,
   isWaiting,
+  NOTHING_INCLUDED,
   payoutTerm,
   type Receipt,
   receipt,
+  withIncluded,
 } from "./buyer-state.ts";
 import { StepButton, Stepper } from "./stepper.tsx";
 
@@ -78,7 +81,8 @@ function useBuyerState(listingId: string, account: string | null, read: number) 
 export function BuyerPanel(props: {
   readonly listingId: string;
   readonly namespace: string;
-  readonly onChanged: () => void;
+  /** Read the page again; `owner` when the buyer's acceptance made them the namespace's owner. */
+  readonly onChanged: (owner?: string) => void;
 }): JSX.Element {
   const session = useSession();
   const [intent, setIntent] = useState<Intent | null>(null);
@@ -87,11 +91,17 @@ export function BuyerPanel(props: {
   const [read, setRead] = useState(0);
   const account = session?.account ?? null;
   const buyer = useBuyerState(props.listingId, account, read);
-  const actions = useActionRun(() => {
+  // What the buyer's transactions set, shown from the moment the network included them (withIncluded).
+  const [included, setIncluded] = useState<Included>(NOTHING_INCLUDED);
+  const sent = useRef<"deposit" | "accept">("deposit");
+  const actions = useActionRun(({ txHash }) => {
+    const accepted = sent.current === "accept";
+    setIncluded((i) => (accepted ? { ...i, accepted } : { ...i, deposit: txHash }));
     setRead((n) => n + 1);
-    props.onChanged();
+    props.onChanged(accepted && account !== null ? account : undefined);
   });
-  const settled = buyer.state !== null && isFinal(buyer.state);
+  const s = buyer.state === null ? null : withIncluded(buyer.state, included);
+  const settled = s !== null && isFinal(s);
   // The market's "Buy" links here (`/market/forsale#buy`): the buying steps come into view.
   useEffect(() => {
     if (location.hash === "#buy") document.getElementById("buy")?.scrollIntoView();
@@ -124,7 +134,6 @@ export function BuyerPanel(props: {
       )
       .finally(() => setMinting(false));
   };
-  const s = buyer.state;
   const busy = actions.busy || minting;
   const buttons: Partial<Record<string, JSX.Element>> =
     s === null
@@ -142,13 +151,14 @@ export function BuyerPanel(props: {
               label="Pay the deposit"
               step={canPay(s)}
               busy={busy}
-              onClick={() =>
+              onClick={() => {
+                sent.current = "deposit";
                 actions.start(async () => {
                   const { pay } = await ensureIntent();
                   const m = await import("./market.ts");
                   return m.payDeposit(listingId, namespace, pay);
-                })
-              }
+                });
+              }}
             />
           ),
           accept: (
@@ -157,9 +167,12 @@ export function BuyerPanel(props: {
               label={`Accept ${namespace}`}
               step={canAccept(s)}
               busy={busy}
-              onClick={() =>
-                actions.start(() => import("./market.ts").then((m) => m.acceptTransfer(listingId, namespace)))
-              }
+              onClick={() => {
+                sent.current = "accept";
+                actions.start(() =>
+                  import("./market.ts").then((m) => m.acceptTransfer(listingId, namespace)),
+                );
+              }}
             />
           ),
         };

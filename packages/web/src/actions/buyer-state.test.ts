@@ -9,10 +9,12 @@ import {
   depositWords,
   isFinal,
   isWaiting,
+  NOTHING_INCLUDED,
   payoutTerm,
   proposalWords,
   receipt,
   settlementWords,
+  withIncluded,
 } from "./buyer-state.ts";
 
 const BUYER = "GBUYER";
@@ -249,5 +251,59 @@ describe("the buyer's stepper", () => {
       depositTx: "aa".repeat(32),
       payoutTx: "ef".repeat(32),
     });
+  });
+});
+
+describe("what the buyer's included transactions set, before the read says so", () => {
+  const PAID = "aa".repeat(32);
+  const offered = state({ proposal: live });
+
+  it("shows a deposit the network included as received, not to be paid again, until the escrow records it", () => {
+    const shown = withIncluded(offered, { ...NOTHING_INCLUDED, deposit: PAID });
+    expect(shown.deposit).toMatchObject({ state: "received", amountXlm: "500.0000000", txHash: PAID });
+    expect(canPay(shown).why).toBe("The escrow is checking your payment.");
+    expect(buyerSteps(shown, "forsale")[2]?.status).toBe("waiting");
+    // An earlier deposit sent back is not the one just paid.
+    const earlier = state({
+      proposal: live,
+      deposit: { state: "returned", verdict: "no_live_proposal", txHash: "bb".repeat(32) },
+    });
+    expect(withIncluded(earlier, { ...NOTHING_INCLUDED, deposit: PAID }).deposit.state).toBe("received");
+    // Once the escrow has it, its verdict is what is shown, whatever it is.
+    const funded = state({ proposal: live, deposit: { state: "funded", txHash: PAID } });
+    expect(withIncluded(funded, { ...NOTHING_INCLUDED, deposit: PAID })).toBe(funded);
+    const returned = state({
+      proposal: live,
+      deposit: { state: "returned", verdict: "below_price", txHash: PAID },
+    });
+    expect(withIncluded(returned, { ...NOTHING_INCLUDED, deposit: PAID })).toBe(returned);
+  });
+
+  it("shows an acceptance the network included as accepted until the indexer has it", () => {
+    const held = state({ proposal: live, deposit: { state: "funded", txHash: PAID } });
+    // The registry no longer holds the proposal: the live read says none, the indexed owner is still the seller.
+    const read = {
+      ...held,
+      proposal: { ...held.proposal, state: "none" as const, to: null, expiresAt: null },
+    };
+    const shown = withIncluded(read, { deposit: PAID, accepted: true });
+    expect(shown.settlement.state).toBe("accepted");
+    expect(canAccept(shown).ok).toBe(false);
+    expect(buyerSteps(shown, "forsale").map((s) => s.status)).toEqual([
+      "done",
+      "done",
+      "done",
+      "done",
+      "waiting",
+    ]);
+    const sold = state({
+      deposit: { state: "paid_out", txHash: PAID },
+      settlement: { state: "sold_to_you" },
+    });
+    expect(withIncluded(sold, { deposit: PAID, accepted: true })).toBe(sold);
+  });
+
+  it("leaves a read alone when nothing was included", () => {
+    expect(withIncluded(offered, NOTHING_INCLUDED)).toBe(offered);
   });
 });

@@ -127,6 +127,41 @@ export function canAccept(s: BuyerState): Step {
   return ready;
 }
 
+/** The buyer's own transactions the network included: the deposit's payment (its hash), the acceptance. */
+export interface Included {
+  readonly deposit: string | null;
+  readonly accepted: boolean;
+}
+
+export const NOTHING_INCLUDED: Included = { deposit: null, accepted: false };
+
+/**
+ * `s` with what the buyer's included transactions set, until the read says so itself: the escrow records a payment
+ * and the indexer an acceptance seconds after the network included them, and meanwhile the read would offer paying
+ * the deposit a second time, or accepting again.
+ */
+export function withIncluded(s: BuyerState, included: Included): BuyerState {
+  let shown = s;
+  // The payment is in the escrow's account: "received" until the escrow judges it (read: the same transaction).
+  if (included.deposit !== null && s.deposit.txHash !== included.deposit)
+    shown = {
+      ...shown,
+      deposit: {
+        state: "received",
+        amountXlm: s.listing.priceXlm,
+        heldXlm: null,
+        verdict: null,
+        txHash: included.deposit,
+        receivedAt: null,
+        payouts: [],
+      },
+    };
+  // accept_transfer included: the namespace is the buyer's on the registry, the escrow pays the seller next.
+  if (included.accepted && s.settlement.state === "open")
+    shown = { ...shown, settlement: { ...s.settlement, state: "accepted" } };
+  return shown;
+}
+
 /** Nothing more will change for this buyer without them acting: the page stops asking. */
 export function isFinal(s: BuyerState): boolean {
   const { settlement, deposit } = s;

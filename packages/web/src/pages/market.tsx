@@ -76,6 +76,12 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
       listings.state === "ok" ? listings.value.listings.find((x) => x.namespace === namespace) : undefined;
     if (l !== undefined && seen?.namespace !== namespace) setSeen({ namespace, id: l.id });
   }, [listings.state, namespace]);
+  // The buyer's acceptance the network included makes them the owner: said at once, until the mirror's read agrees
+  // (it indexes the transfer a moment later; the stream then reads the namespace again).
+  const [accepted, setAccepted] = useState<string | null>(null);
+  useEffect(() => {
+    if (info.state === "ok" && info.value.operator === accepted) setAccepted(null);
+  }, [info]);
   // The sales are read by the namespace's node, from the namespace read above (once, not a second time here).
   const node = info.state === "ok" ? info.value.node : null;
   const history = useLoad(`sales:${node ?? ""}:${read}`, () =>
@@ -133,11 +139,18 @@ export function ListingPage({ namespace }: { readonly namespace: string }): JSX.
           key={seen.id}
           listingId={seen.id}
           namespace={namespace}
-          onChanged={() => setRead((n) => n + 1)}
+          onChanged={(owner) => {
+            if (owner !== undefined) setAccepted(owner);
+            setRead((n) => n + 1);
+          }}
         />
       )}
       <h2>Owner</h2>
-      <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
+      {accepted === null ? (
+        <Section loaded={info} render={(n) => <AccountLink address={n.operator} />} />
+      ) : (
+        <AccountLink address={accepted} />
+      )}
       <h2>Sales</h2>
       <Section
         loaded={sales}
