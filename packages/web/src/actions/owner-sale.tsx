@@ -15,6 +15,7 @@ import { api, isNameregError, unwrap } from "../api.ts";
 import { refresh } from "../live/query.ts";
 import { ErrorNote, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
+import type { LoadAction } from "./action.ts";
 import { useActionRun } from "./action-flow.tsx";
 import { NewListing, OpenListing, readSale } from "./seller-listing.tsx";
 import { rememberOffer, SettledListings, SoldReceipt } from "./seller-receipt.tsx";
@@ -50,6 +51,14 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
       throw error;
     });
   });
+  // After the owner's own change the answer on screen is from before it: until the next one is there the panel says
+  // so and its controls wait (a listing, offer, withdrawal or cancel sent on it would repeat the change, or be
+  // refused); a read that fails then is asked again.
+  const [changed, setChanged] = useState(false);
+  useEffect(() => {
+    if (loaded.state === "ok") setChanged(false);
+  }, [loaded]);
+  const rereading = changed && loaded.state !== "ok";
   // The last answer stays on screen while the next one loads. What is shown and followed is the newest answer the
   // moment it arrives: the kept copy lags it by a render, and deciding from it stopped following too early.
   const [kept, setKept] = useState<Sale | "off" | "gone" | null>(null);
@@ -65,10 +74,16 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
   const waiting = sale !== null && awaitsEscrow(sale, following);
   const watching = sale !== null && sale.listings[0]?.state === "active";
   useEffect(() => {
-    if ((!waiting && !watching) || loaded.state === "loading") return;
-    const timer = setTimeout(() => setRead((n) => n + 1), waiting ? FOLLOW_MS : WATCH_MS);
+    if ((!waiting && !watching && !changed) || loaded.state === "loading") return;
+    const timer = setTimeout(
+      () => {
+        if (changed) asked.current = true;
+        setRead((n) => n + 1);
+      },
+      waiting || changed ? FOLLOW_MS : WATCH_MS,
+    );
     return () => clearTimeout(timer);
-  }, [waiting, watching, loaded]);
+  }, [waiting, watching, changed, loaded]);
   // The live offer is remembered, so the sale can be shown once the console no longer answers the seller.
   const offer = sale?.listings[0]?.proposal ?? null;
   const listingId = sale?.listings[0]?.id ?? null;
@@ -88,11 +103,21 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
     if (!waiting && following && loaded.state === "ok") setFollowing(false);
   }, [waiting, following, loaded]);
 
+  // The listing whose bond payment the network included: the escrow opens it once it sees the payment, and until
+  // then the answer still asks for a bond, which would be a second payment (the escrow only sends it back).
+  const [bonded, setBonded] = useState<string | null>(null);
+  const sent = useRef<string | null>(null);
   const { start, busy, flow } = useActionRun(() => {
+    if (sent.current !== null) setBonded(sent.current);
     asked.current = true;
+    setChanged(true);
     setFollowing(true);
     setRead((n) => n + 1);
   });
+  const run = (load: LoadAction, bondOf?: string) => {
+    sent.current = bondOf ?? null;
+    start(load);
+  };
   const open = sale?.listings[0];
   // The page's own listing summary agrees with the panel: listed, cancelling, gone (a cancel has no chain change to
   // hear on the stream).
@@ -102,11 +127,16 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
     asked.current = true;
     setRead((n) => n + 1);
   };
+  const afterChange = () => {
+    setChanged(true);
+    again();
+  };
   return (
     <section aria-labelledby="owner-sale-title">
       <h3 id="owner-sale-title">Sell this namespace</h3>
       {last === null && loaded.state === "loading" ? <p class="hint">Loading…</p> : null}
       {loaded.state === "error" ? <ErrorNote error={loaded.error} /> : null}
+      {rereading && sale !== null ? <p class="hint">Reading the listing again after your change…</p> : null}
       {last === "off" ? <p>The marketplace is off on this service.</p> : null}
       {last === "gone" ? <SoldReceipt namespace={namespace} account={session.account} /> : null}
       {sale !== null ? (
@@ -115,9 +145,10 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
             namespace={namespace}
             session={session}
             terms={sale.terms}
+            busy={rereading}
             onListed={() => {
               setFollowing(false);
-              again();
+              afterChange();
             }}
           />
         ) : (
@@ -125,12 +156,13 @@ export function OwnerSale({ namespace }: { readonly namespace: string }): JSX.El
             namespace={namespace}
             session={session}
             listing={open}
-            busy={busy}
-            start={start}
+            busy={busy || rereading}
+            start={run}
+            bondSent={bonded === open.id}
             onReload={again}
             onCancelled={() => {
               setFollowing(true);
-              again();
+              afterChange();
             }}
           />
         )

@@ -24,6 +24,8 @@ export function NewListing(props: {
   readonly namespace: string;
   readonly session: Session;
   readonly terms: Sale["terms"];
+  /** The panel is read again after a change: a listing sent now would be a second one. */
+  readonly busy: boolean;
   readonly onListed: () => void;
 }): JSX.Element {
   const { namespace, terms } = props;
@@ -71,7 +73,7 @@ export function NewListing(props: {
             : `At ${amount(figures.priceXlm)} the marketplace keeps ${percent(terms.feeBps)} (${amount(figures.feeXlm)}): you receive ${amount(figures.sellerGetsXlm)}. Before the listing opens you pay a bond of ${amount(figures.bondXlm)} into the escrow; it comes back after a sale or a cancel.`}
         </p>
         <p class="row">
-          <button type="submit" disabled={sending || figures === null}>
+          <button type="submit" disabled={props.busy || sending || figures === null}>
             List {namespace} for sale
           </button>
         </p>
@@ -92,7 +94,10 @@ export function OpenListing(props: {
   readonly session: Session;
   readonly listing: Open;
   readonly busy: boolean;
-  readonly start: (load: LoadAction) => void;
+  /** Runs a transaction; `bondOf` names the listing when it pays that listing's bond. */
+  readonly start: (load: LoadAction, bondOf?: string) => void;
+  /** The network included this listing's bond payment: the escrow has yet to see it, so none is offered again. */
+  readonly bondSent: boolean;
   readonly onReload: () => void;
   readonly onCancelled: () => void;
 }): JSX.Element {
@@ -124,14 +129,16 @@ export function OpenListing(props: {
       type="button"
       disabled={busy}
       onClick={() =>
-        start(() =>
-          import("./selling.ts").then((m) =>
-            m.payBond(l.id, namespace, {
-              escrow: l.bond.to,
-              amountXlm: l.bond.amountXlm,
-              memoHash: l.bond.memoHash,
-            }),
-          ),
+        start(
+          () =>
+            import("./selling.ts").then((m) =>
+              m.payBond(l.id, namespace, {
+                escrow: l.bond.to,
+                amountXlm: l.bond.amountXlm,
+                memoHash: l.bond.memoHash,
+              }),
+            ),
+          l.id,
         )
       }
     >
@@ -143,7 +150,11 @@ export function OpenListing(props: {
       <p>
         {STATE_WORDS[l.state]} <ListingLink namespace={namespace}>The listing on the market</ListingLink>.
       </p>
-      <Stepper label="Steps to sell" steps={sellerSteps(l, namespace)} buttons={{ bond: bondButton }} />
+      <Stepper
+        label="Steps to sell"
+        steps={sellerSteps(l, namespace, props.bondSent)}
+        buttons={props.bondSent ? {} : { bond: bondButton }}
+      />
       <Details>
         <Defs
           items={[

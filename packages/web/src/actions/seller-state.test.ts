@@ -30,6 +30,17 @@ describe("the seller's stepper", () => {
     expect(steps[1]?.title).toBe("Pay the bond of 50 XLM");
   });
 
+  it("waits on the escrow once the network included the bond payment, without asking for a second one", () => {
+    const pending = listing({ state: "pending_bond", bond: { amountXlm: "50.0000000", posted: false } });
+    const bond = sellerSteps(pending, "forsale", true)[1];
+    expect(bond?.status).toBe("waiting");
+    expect(bond?.line).toBe(
+      "The network included your bond payment: the listing opens to buyers once the escrow sees it.",
+    );
+    // Seen by the escrow: done, whatever was sent.
+    expect(sellerSteps(listing({}), "forsale", true)[1]?.status).toBe("done");
+  });
+
   it("waits on a buyer, then makes the offer the seller's turn", () => {
     expect(statuses(listing({})).slice(2)).toEqual([
       "buyer:waiting",

@@ -25,7 +25,12 @@ export function sellerGets(l: Pick<OpenListingView, "priceXlm" | "feeBps">): str
   return figures === null ? amount(l.priceXlm) : amount(figures.sellerGetsXlm);
 }
 
-export function sellerSteps(l: OpenListingView, namespace: string): readonly StepView<SellerStepId>[] {
+/** `bondSent`: the network included the seller's bond payment, which the escrow has not seen yet. */
+export function sellerSteps(
+  l: OpenListingView,
+  namespace: string,
+  bondSent = false,
+): readonly StepView<SellerStepId>[] {
   const price = amount(l.priceXlm);
   const bonded = l.state !== "pending_bond";
   const offered = l.proposal !== null;
@@ -42,10 +47,12 @@ export function sellerSteps(l: OpenListingView, namespace: string): readonly Ste
     {
       id: "bond",
       title: `Pay the bond of ${amount(l.bond.amountXlm)}`,
-      status: bonded ? "done" : "now",
+      status: bonded ? "done" : bondSent ? "waiting" : "now",
       line: bonded
         ? "The escrow holds your bond: the listing is open to buyers. It comes back after the sale."
-        : "The listing opens to buyers once the escrow sees your bond; a second bond payment is sent back.",
+        : bondSent
+          ? "The network included your bond payment: the listing opens to buyers once the escrow sees it."
+          : "The listing opens to buyers once the escrow sees your bond; a second bond payment is sent back.",
     },
     {
       id: "buyer",
