@@ -51,6 +51,10 @@ describe("the claimant's controls in Chromium, with the Demo wallet of a dev app
 
   const check = (name: string) => session.check(name);
 
+  /** An amount in stroops as the page writes it: "8 XLM", "0.8 XLM". */
+  const xlm = (stroops: bigint) =>
+    `${(Number(stroops) / 1e7).toLocaleString("en-US", { maximumFractionDigits: 7 })} XLM`;
+
   const balance = async (account: string) =>
     BigInt(
       ((await server.getAccountEntry(account)) as { balance: { toString(): string } }).balance.toString(),
@@ -98,6 +102,12 @@ describe("the claimant's controls in Chromium, with the Demo wallet of a dev app
     expect(receipt.receipt.outcome).toBe("Withdrawn");
     const credit = BigInt(receipt.receipt.refundAmount);
     expect(credit).toBe((fee.amount * 8000n) / 10000n);
+    // What bob reads before his next step: the claim is no longer his open claim, nor in the queue — at once,
+    // though this app's mirror has not indexed the withdrawal (no indexer runs here) — and the credit it left.
+    await page.getByText("You have no open claim.").waitFor();
+    expect(await withdraw.count()).toBe(0);
+    expect(await page.getByRole("article", { name: `Claim ${id}: bobclaim` }).count()).toBe(0);
+    await page.getByText(`Claim-fee credit waiting for you: ${xlm(credit)}.`).waitFor();
     const recover = page.getByRole("button", { name: "Recover the credit" });
     await recover.waitFor();
     const before = await balance(bob);
@@ -107,6 +117,8 @@ describe("the claimant's controls in Chromium, with the Demo wallet of a dev app
     expect(await termOf(recovery)("Function")).toBe("claim_fee_credit");
     await recovery.getByRole("button", { name: "Sign with Demo wallet (bob)" }).click();
     await page.getByRole("status").filter({ hasText: "Done: Recover your claim-fee credit." }).waitFor();
+    await page.getByText("Claim-fee credit waiting for you: 0 XLM.").waitFor();
+    expect(await recover.count()).toBe(0);
     const after = await balance(bob);
     // bob paid the network fee of the recovery out of the credit: the balance grew by the credit less that fee.
     expect(after - before).toBeGreaterThan(credit - 10_000_000n);

@@ -4,7 +4,7 @@
 //
 // Use: `<ClaimantPanel open={[...pending, ...objected]} onChanged={reload} />` on the claims page.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { baseUnitsAmount } from "../format.ts";
 import { Section, useLoad } from "../ui.tsx";
@@ -12,19 +12,25 @@ import { useSession } from "../wallet/session.ts";
 import { useActionRun } from "./action-flow.tsx";
 
 export function ClaimantPanel(props: {
-  readonly open: readonly {
-    readonly id: string;
-    readonly namespace: string;
-    readonly claimantAccount: string;
-  }[];
-  readonly onChanged: () => void;
+  /** The open claims; null while the queue is read (again). */
+  readonly open:
+    | readonly {
+        readonly id: string;
+        readonly namespace: string;
+        readonly claimantAccount: string;
+      }[]
+    | null;
+  /** Read the queue again; `withdrawn` names the claim whose withdrawal the network included. */
+  readonly onChanged: (withdrawn: string | null) => void;
 }): JSX.Element {
   const session = useSession();
   const [read, setRead] = useState(0);
   const account = session?.account ?? "";
+  // The claim being withdrawn, if the running action is a withdrawal (else the credit's recovery).
+  const sent = useRef<string | null>(null);
   const { start, busy, flow } = useActionRun(() => {
     setRead((n) => n + 1);
-    props.onChanged();
+    props.onChanged(sent.current);
   });
   const credit = useLoad(`credit:${account}:${read}`, () =>
     account === ""
@@ -37,11 +43,12 @@ export function ClaimantPanel(props: {
         Sign in with your wallet to withdraw your own claims and recover your claim-fee credit.
       </p>
     );
-  const mine = props.open.filter((c) => c.claimantAccount === session.account);
+  const mine = props.open?.filter((c) => c.claimantAccount === session.account) ?? null;
   return (
     <section class="manage" aria-labelledby="claimant-title">
       <h2 id="claimant-title">Your claims</h2>
-      {mine.length === 0 ? (
+      {/* While the queue is read, the section above says so: no "no open claim" before it is known. */}
+      {mine === null ? null : mine.length === 0 ? (
         <p>You have no open claim.</p>
       ) : (
         <ul class="plain-list" aria-label="Withdraw a claim">
@@ -54,9 +61,10 @@ export function ClaimantPanel(props: {
                 type="button"
                 class="secondary"
                 disabled={busy}
-                onClick={() =>
-                  start(() => import("./claims.ts").then((m) => m.withdrawClaim(c.id, c.namespace)))
-                }
+                onClick={() => {
+                  sent.current = c.id;
+                  start(() => import("./claims.ts").then((m) => m.withdrawClaim(c.id, c.namespace)));
+                }}
               >
                 Withdraw claim {c.id}
               </button>
@@ -74,9 +82,10 @@ export function ClaimantPanel(props: {
                 <button
                   type="button"
                   disabled={busy}
-                  onClick={() =>
-                    start(() => import("./claims.ts").then((m) => m.recoverCredit(session.account)))
-                  }
+                  onClick={() => {
+                    sent.current = null;
+                    start(() => import("./claims.ts").then((m) => m.recoverCredit(session.account)));
+                  }}
                 >
                   Recover the credit
                 </button>

@@ -124,6 +124,11 @@ export function ClaimsPage(): JSX.Element {
   // Read again after the claimant withdraws a claim (ClaimantPanel) or announces one (AnnouncePanel).
   const [read, setRead] = useState(0);
   const queue = useLoad(`allocations:${read}`, loadQueue);
+  // Claims whose withdrawal the network included: gone from the queue at once. The mirror indexes a withdrawal a
+  // moment later and no change on the stream says so, so the queue read just after it would list the claim as open,
+  // with a Withdraw that would be refused, until the page is reloaded.
+  const [withdrawn, setWithdrawn] = useState<readonly string[]>([]);
+  const open = (claims: readonly Claim[]) => claims.filter((c) => !withdrawn.includes(c.id));
   // `/claims#claim-1` (a claim's link elsewhere in the app): once the queue is shown, go to that claim.
   useEffect(() => {
     if (queue.state !== "ok" || !location.hash.startsWith("#claim-")) return;
@@ -141,10 +146,15 @@ export function ClaimsPage(): JSX.Element {
             <Group
               id="pending-title"
               title="Pending"
-              claims={q.pending}
+              claims={open(q.pending)}
               empty="No claim is waiting out its objection window."
             />
-            <Group id="objected-title" title="Objected" claims={q.objected} empty="No claim is objected." />
+            <Group
+              id="objected-title"
+              title="Objected"
+              claims={open(q.objected)}
+              empty="No claim is objected."
+            />
             <Group
               id="awarded-title"
               title="Awarded"
@@ -156,8 +166,11 @@ export function ClaimsPage(): JSX.Element {
       />
       {/* Outside the queue's section: reading the queue again must not unmount a running action. */}
       <ClaimantPanel
-        open={queue.state === "ok" ? [...queue.value.pending, ...queue.value.objected] : []}
-        onChanged={() => setRead((n) => n + 1)}
+        open={queue.state === "ok" ? open([...queue.value.pending, ...queue.value.objected]) : null}
+        onChanged={(id) => {
+          if (id !== null) setWithdrawn((w) => [...w, id]);
+          setRead((n) => n + 1);
+        }}
       />
       <AnnouncePanel onChanged={() => setRead((n) => n + 1)} />
       <Quote />
