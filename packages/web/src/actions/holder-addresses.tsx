@@ -46,7 +46,8 @@ export function HolderAddresses(props: {
     setRead((n) => n + 1);
   });
   if (!holder) return <NetworkAddresses loaded={loaded} />;
-  // The last list read stays on screen while the next one loads, and so does the flow that changed it.
+  // While the list is read again after a change it says so (Loading…) rather than show the list from before it; the
+  // flow that changed it stays.
   const current = loaded.state === "ok" ? loaded.value : null;
   if (loaded.state === "ok" && current === null && flow === null) return null;
   return (

@@ -88,6 +88,8 @@ export function OwnerPolicies({ namespace }: { readonly namespace: string }): JS
   return (
     <section id="manage" class="manage" aria-labelledby="manage-title">
       <h2 id="manage-title">Manage</h2>
+      {/* A read again that failed leaves the last answer below: said, not passed off as current. */}
+      {loaded.state === "error" ? <ErrorNote error={loaded.error} /> : null}
       <h3>Subname policy</h3>
       <p class="row">
         <span>Now: {POLICY_WORDS[last.policy] ?? last.policy}.</span>

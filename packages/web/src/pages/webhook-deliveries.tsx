@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
 import { dateTime } from "../format.ts";
+import { refresh } from "../live/query.ts";
 import { ErrorNote, Section, Table, UserText, useLoad } from "../ui.tsx";
 import { consoleHeaders, type Session } from "../wallet/session.ts";
 import { changeType, deliveryState } from "../words.ts";
@@ -44,6 +45,8 @@ export function Deliveries(props: {
         }),
       );
       setRead((n) => n + 1);
+      // A retry enables a disabled endpoint again: its line above ("Disabled since …") is read again too.
+      refresh((key) => key.startsWith(`wh:${props.namespace}:`));
     } catch (e) {
       setError(explain(e));
     }
