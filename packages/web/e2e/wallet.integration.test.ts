@@ -395,6 +395,7 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     await changePolicy("enabled", "holders may create and remove subnames of their names");
     expect(await apiPolicy()).toBe("enabled");
     expect((await onChainPolicy()).policy).toBe("enabled");
+    await console_.getByText("Now: holders may create and remove subnames of their names.").waitFor();
 
     const changeNetworks = async (solana: boolean, lines_: string[]) => {
       await console_.getByRole("button", { name: "Edit the networks" }).click();
@@ -416,12 +417,15 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
     ]);
     expect(await apiNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
     expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin", "solana"]);
+    // What the owner reads before changing them again: the line says solana is in now.
+    await console_.getByText("Names may carry addresses on: ethereum, bitcoin, solana.").waitFor();
     await changeNetworks(false, [
       "Allow network addresses on ethereum, bitcoin in namespace acme.",
       "Addresses on any other network stop resolving.",
     ]);
     expect(await apiNetworks()).toEqual(["ethereum", "bitcoin"]);
     expect(await onChainNetworks()).toEqual(["ethereum", "bitcoin"]);
+    await console_.getByText("Names may carry addresses on: ethereum, bitcoin.").waitFor();
     await check("owner console", CONSOLE_OFF);
   });
 
