@@ -26,10 +26,9 @@ const RosterResponse = z.object({
     .max(DIRECTORY_ROSTER_LIMIT),
 });
 
-export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" | "now">> = async (
-  app,
-  { db, config, now },
-) => {
+export const directoryRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "config" | "now" | "resolution">
+> = async (app, { db, config, now, resolution }) => {
   const { replica } = db;
 
   app.get(
@@ -52,7 +51,8 @@ export const directoryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "conf
       const { address } = request.params;
       const at = now();
       const scope = billingScope(replica, config.billing, at);
-      const nowSeconds = BigInt(Math.floor(at.getTime() / 1000));
+      // Held now: expiry judged as on resolve (the later of wall and chain time); billing by the wall clock.
+      const nowSeconds = BigInt(resolution.clock.nowSeconds());
       const rows = await heldInDirectory(replica, scope, address, nowSeconds, DIRECTORY_REVERSE_LIMIT);
       return {
         address,

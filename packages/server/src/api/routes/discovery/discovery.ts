@@ -89,9 +89,9 @@ const ShowcaseResponse = z.object({
 
 const asMethod = (stored: string) => Method.parse(stored);
 
-export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now" | "resolution">> = async (
+export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "resolution">> = async (
   app,
-  { db, now, resolution },
+  { db, resolution },
 ) => {
   const { replica } = db;
   const { clock } = resolution;
@@ -206,7 +206,8 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "now"
     },
     async (request) => {
       const { q } = request.query;
-      const found = await searchLookup(replica, planLookup(q), now());
+      // Names that resolve: expiry judged by the clock resolve uses (the later of wall and chain time).
+      const found = await searchLookup(replica, planLookup(q), new Date(clock.nowSeconds() * 1000));
       return {
         q,
         namespaces: found.namespaces,

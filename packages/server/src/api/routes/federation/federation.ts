@@ -31,11 +31,13 @@ const FederationResponse = z.object({
 /** TOML basic strings accept JSON's escapes for the characters JSON.stringify escapes. */
 const tomlString = (value: string): string => JSON.stringify(value);
 
-export const federationRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "config" | "now">> = async (
-  app,
-  { db, config, now },
-) => {
+export const federationRoutes: FastifyPluginAsyncZod<
+  Pick<RouteDeps, "db" | "config" | "resolution">
+> = async (app, { db, config, resolution }) => {
   const { replica } = db;
+  // Expiry is judged as on resolve (docs/api.md "Expiry"): by the later of the wall clock and the latest chain
+  // time, so federation never answers for a name that resolve calls expired.
+  const now = () => new Date(resolution.clock.nowSeconds() * 1000);
   // onRequest, not the handler: validation failures and 404s must not be cached either.
   app.addHook("onRequest", async (_request, reply) => {
     noStore(reply);
