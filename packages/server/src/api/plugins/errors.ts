@@ -7,6 +7,14 @@ import { ApiError, type ApiErrorCode, type ErrorBody, INTERNAL_ERROR_BODY } from
 
 /** Seconds a client should wait before retrying after 503 database_unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** The same after 503 chain_unavailable: the RPC failed, timed out or asked to try again later. */
+export const CHAIN_RETRY_AFTER_SECONDS = 5;
+
+/** The 503s of an unavailable dependency, with how long to wait (claim_fee_unavailable is no outage: none). */
+const RETRY_AFTER: Partial<Record<string, string>> = {
+  database_unavailable: String(DATABASE_RETRY_AFTER_SECONDS),
+  chain_unavailable: String(CHAIN_RETRY_AFTER_SECONDS),
+};
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -63,10 +71,10 @@ export function installErrorHandling(
   });
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
-    if (body.error === "database_unavailable") {
-      request.log.warn({ err: error }, "database unavailable");
-      void reply.header("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
-    } else if (status >= 500) request.log.error({ err: error }, "request failed");
+    const retryAfter = RETRY_AFTER[body.error];
+    if (retryAfter !== undefined) void reply.header("retry-after", retryAfter);
+    if (body.error === "database_unavailable") request.log.warn({ err: error }, "database unavailable");
+    else if (status >= 500) request.log.error({ err: error }, "request failed");
     return reply.code(status).send(body);
   });
 
