@@ -90,7 +90,7 @@ export const names = pgTable(
 export const nameHistory = pgTable(
   "name_history",
   {
-    /** Insertion order: a name's history pages walk it (name_history_node_idx); unique by its sequence. */
+    /** Insertion order (a back-fill inserts older events later): history pages walk `event_id`, the chain order. */
     id: bigserial("id", { mode: "number" }).notNull(),
     node: byteKey("node").notNull(),
     eventId: byteKey("event_id").notNull(),
@@ -107,7 +107,9 @@ export const nameHistory = pgTable(
   // one more btree insert (migration 0015).
   (t) => [
     primaryKey({ name: "name_history_pkey", columns: [t.eventId, t.node] }),
-    index("name_history_node_idx").on(t.node, t.id),
+    // A name's history newest first in chain order: RPC event ids are fixed-width, so in the "C" collation their
+    // byte order is the chain's (migration 0018; before it, pages walked `id` and a back-filled event came first).
+    index("name_history_node_idx").on(t.node, t.eventId),
   ],
 );
 

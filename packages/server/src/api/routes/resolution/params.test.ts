@@ -59,13 +59,28 @@ describe("history paging", () => {
   const node = nameNode("gone", "acme");
 
   it("round-trips a cursor for its own name only", () => {
-    const cursor = encodeHistoryCursor(42, node);
-    expect(historyCursor(cursor, node)).toBe(42);
+    const eventId = "0000000055834578944-0000000001";
+    const cursor = encodeHistoryCursor(eventId, node);
+    expect(historyCursor(cursor, node)).toBe(eventId);
     expect(failure(() => historyCursor(cursor, nameNode("alice", "acme"))).body).toEqual({
       error: "invalid_request",
       detail: "cursor: belongs to another name's history",
     });
-    for (const bad of ["", "!!", Buffer.from("{}").toString("base64url"), cursor.slice(0, -2)]) {
+    // A version 1 cursor (a row id, insertion order) from before the upgrade is malformed now.
+    const rowIdCursor = Buffer.from(JSON.stringify({ v: 1, before: 42, n: node.slice(0, 16) })).toString(
+      "base64url",
+    );
+    const notAnEventId = Buffer.from(JSON.stringify({ v: 2, before: "42", n: node.slice(0, 16) })).toString(
+      "base64url",
+    );
+    for (const bad of [
+      "",
+      "!!",
+      Buffer.from("{}").toString("base64url"),
+      cursor.slice(0, -2),
+      rowIdCursor,
+      notAnEventId,
+    ]) {
       expect(failure(() => historyCursor(bad, node)).body).toMatchObject({ error: "invalid_request" });
     }
   });

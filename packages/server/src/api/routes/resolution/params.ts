@@ -64,19 +64,21 @@ export const HistoryQuery = z.strictObject({
   cursor: once().optional(),
 });
 
-// A cursor continues below a history row id, for the name it was issued for only.
+// A cursor continues below an event id (an RPC event id: the TOID and the event's index, both zero-padded), for the
+// name it was issued for only. Version 1 held a row id (insertion order); its pages could put a back-filled event
+// first, and it is refused as malformed.
 const CursorPayload = z.strictObject({
-  v: z.literal(1),
-  before: z.number().int().positive(),
+  v: z.literal(2),
+  before: z.string().regex(/^\d{19}-\d{10}$/),
   n: z.string().regex(/^[0-9a-f]{16}$/),
 });
 
-export function encodeHistoryCursor(before: number, node: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, before, n: node.slice(0, 16) })).toString("base64url");
+export function encodeHistoryCursor(before: string, node: string): string {
+  return Buffer.from(JSON.stringify({ v: 2, before, n: node.slice(0, 16) })).toString("base64url");
 }
 
-/** The row id a cursor continues below; 400 `invalid_request` when it is malformed or for another name. */
-export function historyCursor(cursor: string, node: string): number {
+/** The event id a cursor continues below; 400 `invalid_request` when it is malformed or for another name. */
+export function historyCursor(cursor: string, node: string): string {
   const malformed = () =>
     new ApiError("invalid_request", {
       detail: "cursor: is malformed; use a nextCursor from this endpoint unchanged",

@@ -62,15 +62,18 @@ export async function nameRow(mirror: Db, node: string) {
   return row;
 }
 
-/** Up to `limit` of the name's history events before the event `before` (from the newest when undefined). */
-export function historyEvents(mirror: Db, node: string, before: number | undefined, limit: number) {
+/**
+ * Up to `limit` of the name's history events before the event `before` (an event id; from the newest when
+ * undefined), newest first in chain order.
+ */
+export function historyEvents(mirror: Db, node: string, before: string | undefined, limit: number) {
   const where: SQL[] = [eq(nameHistory.node, node)];
-  if (before !== undefined) where.push(lt(nameHistory.id, before));
+  if (before !== undefined) where.push(lt(nameHistory.eventId, before));
   return mirror
     .select()
     .from(nameHistory)
     .where(and(...where))
-    .orderBy(desc(nameHistory.id))
+    .orderBy(desc(nameHistory.eventId))
     .limit(limit);
 }
 

@@ -413,7 +413,7 @@ for (const kind of TEST_DATABASE_KINDS) {
             .select()
             .from(nameHistory)
             .where(eq(nameHistory.node, nameNode(label, "acme")))
-            .orderBy(asc(nameHistory.id))
+            .orderBy(asc(nameHistory.eventId))
         )
           .reverse()
           .map((e) => ({
@@ -464,6 +464,41 @@ for (const kind of TEST_DATABASE_KINDS) {
             statusCode: 400,
             body: { error: "invalid_request", detail: "limit: must be an integer from 1 to 100" },
           });
+        }
+      });
+
+      it("keeps chain order when an older event is stored later, as a back-fill stores it", async () => {
+        const node = nameNode("alice", "acme");
+        const [latest] = await database.db
+          .select()
+          .from(nameHistory)
+          .where(eq(nameHistory.node, node))
+          .limit(1);
+        if (latest === undefined) throw new Error("alice.acme has no history");
+        // Ledger 2's first event, older than everything the demo indexed, inserted after it (a larger row id).
+        const backfilled = { ...latest, eventId: "0000000008589938688-0000000000", ledger: 2 };
+        const { id: _id, ingestedAt: _at, ...row } = backfilled;
+        await database.db.insert(nameHistory).values({ ...row, action: "transferred" });
+        try {
+          const all = await get("/v1/names/acme/alice/history");
+          const events = (all.body as { events: { ledger: number; action: string }[] }).events;
+          expect(events.length).toBeGreaterThan(1);
+          expect(events.at(-1)).toMatchObject({ ledger: 2, action: "transferred" });
+          expect(events.map((e) => e.ledger)).toEqual([...events.map((e) => e.ledger)].sort((a, b) => b - a));
+          // Paged one by one, the same order, the back-filled event last.
+          const paged: number[] = [];
+          let cursor: string | null = null;
+          do {
+            const page = await get(
+              `/v1/names/acme/alice/history?limit=1${cursor === null ? "" : `&cursor=${cursor}`}`,
+            );
+            const body = page.body as { events: { ledger: number }[]; nextCursor: string | null };
+            paged.push(...body.events.map((e) => e.ledger));
+            cursor = body.nextCursor;
+          } while (cursor !== null);
+          expect(paged).toEqual(events.map((e) => e.ledger));
+        } finally {
+          await database.db.delete(nameHistory).where(eq(nameHistory.eventId, backfilled.eventId));
         }
       });
 

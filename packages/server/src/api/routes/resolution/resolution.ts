@@ -215,7 +215,8 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
           at: e.at?.toISOString() ?? null,
           ingestedAt: e.ingestedAt.toISOString(),
         })),
-        nextCursor: rows.length > limit && last !== undefined ? encodeHistoryCursor(last.id, ref.node) : null,
+        nextCursor:
+          rows.length > limit && last !== undefined ? encodeHistoryCursor(last.eventId, ref.node) : null,
       };
     },
   );
