@@ -16,7 +16,6 @@
 // --seconds: measured time per server, split over the rounds; --spread: how many distinct names are requested;
 // --profile: the API process writes a V8 CPU profile into <dir> when it exits.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { LookupFns, namespaceNode } from "@namereg/protocol";
 import { ContractReader } from "@namereg/server";
@@ -26,6 +25,7 @@ import pg from "pg";
 import { cpuSeconds } from "../lib/cpu.ts";
 import { type Load, loadGenerator, visitAll } from "../lib/load.ts";
 import { pinLoadGenerator, pinProcess } from "../lib/pin.ts";
+import { type Memory, memoryOf } from "./memory.ts";
 
 const { values } = parseArgs({
   options: {
@@ -77,33 +77,6 @@ const load = (base: string, paths: readonly string[], opts: { duration?: number;
     seconds: opts.duration ?? seconds,
     ...(opts.order === undefined ? {} : { order: opts.order }),
   });
-
-/** Resident set size of a process, in MiB (Linux /proc). */
-function rssMiB(pid: number | undefined): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
-}
-
-/**
- * The API's RSS and its JavaScript heap in use after a full collection, in MiB. RSS alone cannot show growth: the
- * collector returns memory between two readings (it once came out at −143 MiB per 1M names).
- */
-async function memoryOf(child: ChildProcess, base: string): Promise<Memory> {
-  const heap = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m) => resolve((m as { heapUsed: number }).heapUsed / 2 ** 20));
-    if (!child.send("memory")) reject(new Error("the API process takes no messages"));
-  });
-  // The cache is what the heap holds per name; its size says how much of a difference is cache entries.
-  const metrics = await (await fetch(new URL("/metrics", base))).text();
-  const entries = Number(/^namereg_resolve_cache_entries (\d+)/m.exec(metrics)?.[1] ?? Number.NaN);
-  return { rss: rssMiB(child.pid), heap, entries };
-}
-
-interface Memory {
-  readonly rss: number;
-  readonly heap: number;
-  readonly entries: number;
-}
 
 const holders = Array.from({ length: HOLDERS }, () => Keypair.random().publicKey());
 const database = await createTestDatabase("postgres");

@@ -287,6 +287,13 @@ describe("holder transactions: prepare, sign, submit", () => {
         { error: "invalid_request", detail: "address: is required for create" },
       ],
       [
+        // One past u64 (the contracts' generations) is a malformed request, not a mismatch.
+        "/subnames/prepare",
+        { ...create, name: "shop.alice.acme", parentGeneration: "18446744073709551616" },
+        400,
+        { error: "invalid_request", detail: "parentGeneration: must be at most 18446744073709551615" },
+      ],
+      [
         "/subnames/prepare",
         { ...create, name: "alice.acme" },
         400,
