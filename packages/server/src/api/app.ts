@@ -23,7 +23,12 @@ import {
 import { answerSink, installAnswerLog } from "./plugins/answer-log.ts";
 import { PUBLIC_GET_HEADERS, registerCors } from "./plugins/cors.ts";
 import { type DemoWallet, registerDemoWallet } from "./plugins/demo-wallet.ts";
-import { clientErrorHandler, frameworkErrorsTold, installErrorHandling } from "./plugins/errors.ts";
+import {
+  clientErrorHandler,
+  connectRefused,
+  frameworkErrorsTold,
+  installErrorHandling,
+} from "./plugins/errors.ts";
 import { registerMetrics } from "./plugins/metrics.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerRateLimit } from "./plugins/rate-limit.ts";
@@ -169,6 +174,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     app.server.removeAllListeners("request");
     app.server.on("request", fastPath.listener(fastifyListener));
   }
+  // CONNECT bypasses the request listener; without this Node closes the socket with no answer (plugins/errors.ts).
+  app.server.on("connect", connectRefused);
   // Beyond this many open connections new ones are refused at accept, before they cost a request each.
   app.server.maxConnections = config.http.maxConnections;
   // Headers must arrive within the request timeout too (Node's default is a minute on its own).

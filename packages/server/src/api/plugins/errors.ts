@@ -139,6 +139,18 @@ export function clientErrorHandler(
   );
 }
 
+/**
+ * A CONNECT request never reaches Fastify: Node hands it to the server's `connect` listeners and, with none,
+ * destroys the socket without a word. The service tunnels nothing, so it answers 405 in the house format.
+ */
+export function connectRefused(_request: unknown, socket: import("node:stream").Duplex): void {
+  const body = JSON.stringify(new ApiError("method_not_allowed").body());
+  socket.end(
+    "HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\n" +
+      `cache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** Fastify's own failures outside routing (a malformed URL, an over-long parameter) in the same format. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body } = toErrorResponse(error, request);

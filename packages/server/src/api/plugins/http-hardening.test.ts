@@ -102,6 +102,16 @@ describe("HTTP hardening", () => {
     expect(one).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it("answers CONNECT with 405 method_not_allowed in the house format (no tunnel, no silent close)", async () => {
+    const { text } = await exchange("CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n", {
+      keepOpen: true,
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(text.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    expect(text.toLowerCase()).toContain("\r\ncache-control: no-store\r\n");
+    expect(bodyOf(text)).toEqual({ error: "method_not_allowed" });
+  });
+
   it("answers a text/plain body with 415 unsupported_media_type", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/records/submit`, {
       method: "POST",

@@ -56,8 +56,14 @@ export function registerMetrics(
   registerDelivererGauges(registry, db.replica, now);
 
   if (config.metricsListener !== null) return;
+  // Off the rate limits, so anyone may send scrapes at once, each a rendering that reads the database: those that
+  // arrive while one renders share it (nothing is kept once it is sent, so a later scrape is always fresh).
+  let rendering: Promise<string> | null = null;
   app.get(METRICS_PATH, { schema: { hide: true }, config: { rateLimit: false } }, async (_request, reply) => {
-    const body = await registry.metrics();
+    rendering ??= registry.metrics().finally(() => {
+      rendering = null;
+    });
+    const body = await rendering;
     return reply.header("content-type", registry.contentType).header("cache-control", "no-store").send(body);
   });
 }

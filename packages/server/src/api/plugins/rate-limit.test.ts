@@ -94,6 +94,22 @@ describe("per-route limits on top of the global one", () => {
     expect((await call("GET", "/health", ip)).statusCode).toBe(200);
   });
 
+  it("counts a group per client as the global limit does: an IPv6 /64 as one, a mapped IPv4 as the IPv4", async () => {
+    // One client holds a whole /64: rotating the interface part must not buy a fresh group budget.
+    const v6 = ["2001:db8:7:1::1", "2001:db8:7:1::2", "2001:db8:7:1:ffff::3"];
+    expect((await call("GET", "/auth?account=x", v6[0] as string)).statusCode).toBe(400);
+    expect((await call("GET", "/auth?account=x", v6[1] as string)).statusCode).toBe(400);
+    const rotated = await call("GET", "/auth?account=x", v6[2] as string);
+    expect(rotated.statusCode).toBe(429);
+    expect(rotated.json()).toEqual({ error: "rate_limited", detail: "at most 2 auth requests a minute" });
+    // Another /64 is another client.
+    expect((await call("GET", "/auth?account=x", "2001:db8:7:2::1")).statusCode).toBe(400);
+    // A dual-stack listener sees an IPv4 client as ::ffff:a.b.c.d: the same client as a.b.c.d.
+    expect((await call("GET", "/auth?account=x", "192.0.2.50")).statusCode).toBe(400);
+    expect((await call("GET", "/auth?account=x", "::ffff:192.0.2.50")).statusCode).toBe(400);
+    expect((await call("GET", "/auth?account=x", "::ffff:192.0.2.50")).statusCode).toBe(429);
+  });
+
   it("limits every prepare route as one group and every submit route as another", async () => {
     const ip = "192.0.2.20";
     for (const url of ["/records/prepare", "/subnames/prepare", "/v1/claim-fee/credit/GABC/prepare"]) {

@@ -7,6 +7,7 @@
 // @fastify/rate-limit's own per-route config replaces the global limit for that route instead of adding to it,
 // and its route hooks skip each other on one request; so the groups use its createRateLimit (a check that
 // decides nothing by itself) from a hook that runs after the global one.
+import { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import { ApiError } from "../errors.ts";
 import type { LimitGroup } from "../route-rules.ts";
@@ -40,8 +41,10 @@ export function installRouteLimits(app: FastifyInstance, limits: RouteLimits): v
       create({
         max: limits[group],
         timeWindow: 60_000,
-        // The group in the key keeps its count apart from the global one and from the other groups.
-        keyGenerator: (request: FastifyRequest) => `${group}:${request.ip}`,
+        // The group in the key keeps its count apart from the global one and from the other groups. The address
+        // as the global limit keys it: an IPv6 client by its /64 (it holds all of it, so rotating the interface
+        // part would buy a fresh budget each time), an IPv4-mapped address (a dual-stack listener) as the IPv4.
+        keyGenerator: (request: FastifyRequest) => `${group}:${normalizeIP(request.ip)}`,
       }),
     );
   }

@@ -2,6 +2,7 @@
 // public like every /v1 read. Each event's SSE id is its outbox position, so a client that reconnects with
 // Last-Event-ID (or `?lastEventId=`, for EventSource polyfills that cannot send headers) gets every change after
 // it, none twice; a position past retention or unknown to this outbox is answered with a `reset` event.
+import { normalizeIP } from "@fastify/rate-limit";
 import { normaliseLabel } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -107,14 +108,16 @@ export const streamRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "db"
     async (request, reply) => {
       const { namespace, name, types, lastEventId } = request.query;
       const resumeFrom = request.headers["last-event-id"] ?? lastEventId;
-      if (hub.openFrom(request.ip) >= config.stream.maxPerIp) {
+      // The client as the rate limits count it: an IPv6 one by its /64 (it holds all of it), a mapped IPv4 as IPv4.
+      const client = normalizeIP(request.ip);
+      if (hub.openFrom(client) >= config.stream.maxPerIp) {
         throw new ApiError("rate_limited", {
           detail: `At most ${config.stream.maxPerIp} open streams per client address.`,
         });
       }
       const start = await hub.start(resumeFrom === undefined ? null : Number(resumeFrom));
       // Checked again after the wait: streams opened meanwhile count.
-      if (hub.openFrom(request.ip) >= config.stream.maxPerIp) {
+      if (hub.openFrom(client) >= config.stream.maxPerIp) {
         throw new ApiError("rate_limited", {
           detail: `At most ${config.stream.maxPerIp} open streams per client address.`,
         });
@@ -137,7 +140,7 @@ export const streamRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "db"
         // A reset drops what the kernel still holds for a client that does not read, and tells it at once.
         destroy: () => (res.socket === null ? res.destroy() : res.socket.resetAndDestroy()),
       };
-      const remove = hub.add(sink, filter, request.ip, start);
+      const remove = hub.add(sink, filter, client, start);
       res.on("close", remove);
     },
   );
