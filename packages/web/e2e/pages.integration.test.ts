@@ -62,9 +62,19 @@ describe("the web page in Chromium", () => {
   const text = async (selector: string) => (await page.locator(selector).innerText()).trim();
 
   it("shows an all-operational status and the coverage", async () => {
-    await page.goto(`${base}/`);
-    await page.locator("#status-summary").waitFor();
-    expect(await text("#status-summary")).toMatch(/^All systems operational · ledger \d+$/);
+    // The status is read when the page opens (it hears no stream): on a loaded machine a component can be behind for a
+    // moment (the indexer a few ledgers back, a watcher's poll late), which the page says honestly; a person opens
+    // it again. Bounded: the demo catches up in seconds, twice as slow a machine included.
+    const summary = async () => {
+      await page.goto(`${base}/`);
+      await page.locator("#status-summary").waitFor();
+      const line = await text("#status-summary");
+      if (line.startsWith("All systems operational")) return line;
+      return `${line}: ${await page.locator("table").first().innerText()}`;
+    };
+    await expect
+      .poll(summary, { timeout: 60_000, interval: 2_000 })
+      .toMatch(/^All systems operational · ledger \d+$/);
     // States and details in words, not the API's field names.
     for (const component of ["Database", "Indexer", "Escrow watcher"])
       expect(await page.locator("tr", { hasText: component }).locator(".state").innerText()).toBe(
