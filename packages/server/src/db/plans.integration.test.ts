@@ -242,7 +242,7 @@ describe("query plans at scale on postgres", () => {
         [term, term.length >= SUBSTRING_MIN, NOW_SECONDS, LOOKUP_LIMIT],
       );
       expect(expected.length).toBeGreaterThan(0);
-      const found = await searchLookup(database.replica, planLookup(term), new Date(NOW_SECONDS * 1000));
+      const found = await searchLookup(database.replica, planLookup(term), BigInt(NOW_SECONDS));
       expect(found.names).toEqual(expected);
     }
   });

@@ -207,7 +207,7 @@ export const discoveryRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "reso
     async (request) => {
       const { q } = request.query;
       // Names that resolve: expiry judged by the clock resolve uses (the later of wall and chain time).
-      const found = await searchLookup(replica, planLookup(q), new Date(clock.nowSeconds() * 1000));
+      const found = await searchLookup(replica, planLookup(q), BigInt(clock.nowSeconds()));
       return {
         q,
         namespaces: found.namespaces,

@@ -194,9 +194,8 @@ export interface LookupNamespaceRow {
 export async function searchLookup(
   reader: Db,
   plan: LookupPlan,
-  now: Date,
+  nowSeconds: bigint,
 ): Promise<{ namespaces: LookupNamespaceRow[]; names: LookupNameRow[] }> {
-  const nowSeconds = BigInt(Math.floor(now.getTime() / 1000));
   const [foundNamespaces, foundNames] = await Promise.all([
     plan.namespaceTerm === null
       ? []

@@ -37,7 +37,7 @@ export const federationRoutes: FastifyPluginAsyncZod<
   const { replica } = db;
   // Expiry is judged as on resolve (docs/api.md "Expiry"): by the later of the wall clock and the latest chain
   // time, so federation never answers for a name that resolve calls expired.
-  const now = () => new Date(resolution.clock.nowSeconds() * 1000);
+  const nowSeconds = () => BigInt(resolution.clock.nowSeconds());
   // onRequest, not the handler: validation failures and 404s must not be cached either.
   app.addHook("onRequest", async (_request, reply) => {
     noStore(reply);
@@ -87,7 +87,7 @@ export const federationRoutes: FastifyPluginAsyncZod<
       const parsed = parseName(name.replace(/[A-Z]/g, (c) => c.toLowerCase()));
       // Subnames are not federated (their primaries are not either): only label.namespace.
       if (parsed?.kind !== "name") return null;
-      const record = await federationRecord(replica, parsed.label, parsed.namespace, now());
+      const record = await federationRecord(replica, parsed.label, parsed.namespace, nowSeconds());
       return record === null
         ? null
         : { record, address: `${record.label}.${record.namespace}*${homeDomain}` };
@@ -96,7 +96,7 @@ export const federationRoutes: FastifyPluginAsyncZod<
     const label = normaliseLabel(name);
     const namespace = normaliseLabel(domain);
     if (label === null || namespace === null) return null;
-    const record = await federationRecord(replica, label, namespace, now());
+    const record = await federationRecord(replica, label, namespace, nowSeconds());
     return record === null ? null : { record, address: addressOf(record) };
   }
 
@@ -104,7 +104,7 @@ export const federationRoutes: FastifyPluginAsyncZod<
     if (!isAccountId(q)) {
       throw new ApiError("invalid_request", { detail: "q: must be a G… account key when type is id" });
     }
-    return primaryFederationRecord(replica, q, now());
+    return primaryFederationRecord(replica, q, nowSeconds());
   }
 
   const stellarTomlRoute = {

@@ -21,7 +21,7 @@ export async function federationRecord(
   reader: Db,
   label: string,
   namespace: string,
-  now: Date,
+  nowSeconds: bigint,
 ): Promise<FederationRecord | null> {
   const [row] = await reader
     .select({
@@ -37,7 +37,6 @@ export async function federationRecord(
     .where(eq(names.node, nameNode(label, namespace)));
   if (row === undefined) return null;
   const { name } = row;
-  const nowSeconds = BigInt(Math.floor(now.getTime() / 1000));
   if (!name.active || (name.expiresAt !== null && name.expiresAt <= nowSeconds)) return null;
   // A payment stored for an earlier issuance belongs to a previous holder; without a resolver there is none.
   const payment =
@@ -60,7 +59,7 @@ export async function federationRecord(
 export async function primaryFederationRecord(
   reader: Db,
   account: string,
-  now: Date,
+  nowSeconds: bigint,
 ): Promise<FederationRecord | null> {
   const [primary] = await reader
     .select({ name: primaryNames.name })
@@ -68,7 +67,7 @@ export async function primaryFederationRecord(
     .where(eq(primaryNames.address, account));
   const parsed = primary === undefined ? null : parseName(primary.name);
   if (parsed?.kind !== "name") return null;
-  const record = await federationRecord(reader, parsed.label, parsed.namespace, now);
+  const record = await federationRecord(reader, parsed.label, parsed.namespace, nowSeconds);
   if (record === null || (record.holder !== account && record.accountId !== account)) return null;
   return record;
 }
