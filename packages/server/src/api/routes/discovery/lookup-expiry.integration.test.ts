@@ -3,8 +3,8 @@
 // clock behind the chain, a name resolve answers 404 name_expired is not offered.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEATURE_DATABASE_KINDS } from "../../../../test/fixtures/database.ts";
-import { type IndexedDemo, indexedDemo } from "../../../../test/fixtures/demo.ts";
-import { wallClockBehindChain } from "../../../../test/fixtures/expiry-clock.ts";
+import type { IndexedDemo } from "../../../../test/fixtures/demo.ts";
+import { demoWithWallClockBehindChain } from "../../../../test/fixtures/expiry-clock.ts";
 import type { App } from "../../app.ts";
 
 for (const kind of FEATURE_DATABASE_KINDS) {
@@ -13,8 +13,7 @@ for (const kind of FEATURE_DATABASE_KINDS) {
     let app: App;
 
     beforeAll(async () => {
-      demo = await indexedDemo(kind);
-      app = await demo.appAt({ now: await wallClockBehindChain(demo.database.db) });
+      ({ demo, app } = await demoWithWallClockBehindChain(kind));
     });
     afterAll(async () => {
       await demo?.close();
