@@ -110,18 +110,16 @@ export const streamRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "db"
       const resumeFrom = request.headers["last-event-id"] ?? lastEventId;
       // The client as the rate limits count it: an IPv6 one by its /64 (it holds all of it), a mapped IPv4 as IPv4.
       const client = normalizeIP(request.ip);
-      if (hub.openFrom(client) >= config.stream.maxPerIp) {
-        throw new ApiError("rate_limited", {
-          detail: `At most ${config.stream.maxPerIp} open streams per client address.`,
-        });
-      }
+      const refuseOverCap = () => {
+        if (hub.openFrom(client) >= config.stream.maxPerIp)
+          throw new ApiError("rate_limited", {
+            detail: `At most ${config.stream.maxPerIp} open streams per client address.`,
+          });
+      };
+      refuseOverCap();
       const start = await hub.start(resumeFrom === undefined ? null : Number(resumeFrom));
       // Checked again after the wait: streams opened meanwhile count.
-      if (hub.openFrom(client) >= config.stream.maxPerIp) {
-        throw new ApiError("rate_limited", {
-          detail: `At most ${config.stream.maxPerIp} open streams per client address.`,
-        });
-      }
+      refuseOverCap();
       const filter: ChangeFilter = {
         ...(namespace === undefined ? {} : { namespace }),
         ...(name === undefined ? {} : { name }),
