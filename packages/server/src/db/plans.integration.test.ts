@@ -17,6 +17,7 @@ import {
   planLookup,
   SUBSTRING_MIN,
   SUBSTRING_SORT_BUDGET,
+  SUBSTRING_WALK_SCAN,
   searchLookup,
 } from "../api/routes/discovery/lookup.ts";
 import { namesOfNamespace } from "../api/routes/discovery/queries.ts";
@@ -212,7 +213,23 @@ describe("query plans at scale on postgres", () => {
     noSeqScanOf(tree, "name_history");
   });
 
-  it("searches a common substring by walking the label index and a rare one through the trigram index", async () => {
+  it("holds each distinct trigram of every name's label in name_trigrams, filled by the names trigger", async () => {
+    const [row] = await database.query<{ expected: number; held: number; missing: number }>(
+      `with expected as (
+         select distinct substr(label, i, 3) as trigram, label, namespace
+         from names, generate_series(1, length(label) - 2) as i)
+       select (select count(*)::int from expected) as expected,
+              (select count(*)::int from name_trigrams) as held,
+              (select count(*)::int from expected e where not exists (
+                 select 1 from name_trigrams t
+                 where t.trigram = e.trigram and t.label = e.label and t.namespace = e.namespace)) as missing`,
+    );
+    // Labels are three syllables and a number: at least seven characters, so five trigrams or more each.
+    expect(row?.expected).toBeGreaterThan(NAMES * 5);
+    expect(row).toEqual({ expected: row?.expected, held: row?.expected, missing: 0 });
+  });
+
+  it("searches a common substring by walking name_trigrams and a rare one through the trigram index", async () => {
     const opts = { inNamespace: null, nowSeconds: BigInt(NOW_SECONDS), limit: LOOKUP_LIMIT };
     // "aka" sits across two syllables ("…a" then "ka…") of about 3% of the labels, never at their start.
     const [common] = await database.query<{ n: number }>(
@@ -221,10 +238,21 @@ describe("query plans at scale on postgres", () => {
     expect(common?.n).toBeGreaterThan(SUBSTRING_SORT_BUDGET);
     const [row] = await nameSubstringQuery(database.replica, "aka", opts);
     expect(row?.matches).toBe(SUBSTRING_SORT_BUDGET + 1);
-    const walk = await plan(nameSubstringWalk(database.replica, "aka", opts));
-    expect(walk).toContain("Index Only Scan on names using names_label_pattern_idx");
-    expect(walk).not.toContain("Sort");
-    noSeqScanOf(walk, "names");
+    // Bounded (the first walk) and unbounded (past the GIN plan's budget): an index walk of the trigram's names in
+    // label order that stops at the page, each match checked in names through a label index.
+    for (const scan of [SUBSTRING_WALK_SCAN, null]) {
+      const walk = await plan(nameSubstringWalk(database.replica, "aka", { ...opts, scan }));
+      expect(walk).toContain("Index Only Scan on name_trigrams using name_trigrams_idx");
+      // The probe of names: a label index (names_label_pattern_idx carries what makes a name live, so the planner
+      // prefers it, index-only) or the (namespace, label) one.
+      expect(walk).toEqual(usesIndex("names_(ns_)?label_pattern_idx"));
+      expect(walk).not.toContain("Sort");
+      noSeqScanOf(walk, "names", "name_trigrams");
+    }
+    // The common term's page comes from the bounded walk alone.
+    expect(
+      await nameSubstringWalk(database.replica, "aka", { ...opts, scan: SUBSTRING_WALK_SCAN }),
+    ).toHaveLength(LOOKUP_LIMIT);
 
     const [sample] = await database.query<{ label: string }>("select label from names where active limit 1");
     const rare = String(sample?.label).slice(2);
@@ -232,18 +260,29 @@ describe("query plans at scale on postgres", () => {
     expect(sorted).toEqual(usesIndex("names_label_trgm_idx"));
     noSeqScanOf(sorted, "names");
 
-    // Both plans answer what a full scan answers: prefix matches first, then substrings, in byte order.
-    for (const term of ["aka", rare, "ka"]) {
+    // Every plan answers what a full scan answers: prefix matches first, then substrings, in byte order; within
+    // one namespace (`term.namespace`) too. "akami" is common past its first trigram, "zzz" held by no name.
+    for (const [term, namespace] of [
+      ["aka", null],
+      ["akami", null],
+      [rare, null],
+      ["ka", null],
+      ["zzz", null],
+      ["aka", "bigco"],
+      [rare, "bigco"],
+    ] as const) {
       const expected = await database.query<{ label: string; namespace: string }>(
         `select label, namespace from names
          where (label like $1 || '%' or ($2 and label like '%' || $1 || '%'))
-           and active and (expires_at is null or expires_at > $3)
+           and active and (expires_at is null or expires_at > $3) and ($5::text is null or namespace = $5)
          order by (label not like $1 || '%'), label collate "C", namespace collate "C" limit $4`,
-        [term, term.length >= SUBSTRING_MIN, NOW_SECONDS, LOOKUP_LIMIT],
+        [term, term.length >= SUBSTRING_MIN, NOW_SECONDS, LOOKUP_LIMIT, namespace],
       );
-      expect(expected.length).toBeGreaterThan(0);
-      const found = await searchLookup(database.replica, planLookup(term), BigInt(NOW_SECONDS));
-      expect(found.names).toEqual(expected);
+      if (term !== "zzz" && !(term === rare && namespace !== null))
+        expect(expected.length).toBeGreaterThan(0);
+      const query = namespace === null ? term : `${term}.${namespace}`;
+      const found = await searchLookup(database.replica, planLookup(query), BigInt(NOW_SECONDS));
+      expect({ query, names: found.names }).toEqual({ query, names: expected });
     }
   });
 });

@@ -87,6 +87,31 @@ export const names = pgTable(
   ],
 );
 
+/**
+ * Every three-character substring (trigram) of every issued name's label, one row per (trigram, label, namespace):
+ * /v1/lookup walks a common substring's names in byte order of their labels here and stops at its page, where the
+ * trigram GIN index must collect every name holding the term before any is returned (api/routes/discovery/lookup.ts).
+ * Filled by a trigger on names (migration 0019), so every writer — the indexer's COPY and upserts, seeds, restores —
+ * keeps it whole; names are never deleted, and a name's label and namespace never change.
+ */
+export const nameTrigrams = pgTable(
+  "name_trigrams",
+  {
+    trigram: text("trigram").notNull(),
+    label: text("label").notNull(),
+    namespace: text("namespace").notNull(),
+  },
+  (t) => [
+    // In the walk's order: labels in byte order (text_pattern_ops, as names_label_pattern_idx), then namespace.
+    uniqueIndex("name_trigrams_idx").using(
+      "btree",
+      sql`${t.trigram} text_pattern_ops`,
+      sql`${t.label} text_pattern_ops`,
+      t.namespace,
+    ),
+  ],
+);
+
 export const nameHistory = pgTable(
   "name_history",
   {

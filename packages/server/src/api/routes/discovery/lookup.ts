@@ -5,18 +5,19 @@
 // - name prefixes are a range with the text_pattern_ops operators (`~>=~`, `~<~`) and ordered `USING ~<~`, so
 //   names_label_pattern_idx serves both the range and the order even in a generic plan, and the scan stops after
 //   the first few live names;
-// - substrings of names take one of two plans, by how many names contain the term (bench/scale measured why):
-//   a rare term is `LIKE '%term%'`, served by the pg_trgm GIN index, its matches sorted after fetching them; a
-//   common one walks names_label_pattern_idx in label order and stops at the eighth match. Sorting every match of
-//   a common term (thousands at 1M names, ten times more at 10M) grew with the table; walking the index for a
-//   rare one would read all of it. The planner cannot choose: it estimates every LIKE '%term%' at ~100 rows. So
-//   the trigram query counts its candidates up to SUBSTRING_SORT_BUDGET and hands over to the walk beyond it,
-//   which reads about LOOKUP_LIMIT × names / matches index entries (names_label_pattern_idx carries every column
-//   the walk reads, so it stays an index-only scan). A trigram needs three characters, so shorter terms get
-//   prefix matches only.
+// - substrings of names walk name_trigrams first: the names holding the term's first trigram, in byte order of
+//   their labels, each checked for the whole term and for being live, stopping at the page. Every name holding
+//   the term holds that trigram, so the first matches among the first SUBSTRING_WALK_SCAN holders are the first
+//   matches of all. For a common term the page fills long before that bound, whatever the table's size (the
+//   trigram GIN index cannot stop early: it collects every name holding the term, 7,000 at 1M names and 70,000 at
+//   10M for bench/scale's common term, before one is returned; bench/README.md "scale"). When the bounded walk
+//   does not fill the page the term is rare among those holders: then the pg_trgm GIN index finds its matches
+//   (`LIKE '%term%'`) and they are sorted, unless there are more than SUBSTRING_SORT_BUDGET, in which case the
+//   walk goes on without its bound. The planner cannot choose between these: it estimates every LIKE '%term%'
+//   at ~100 rows. A trigram needs three characters, so shorter terms get prefix matches only.
 import { and, eq, gt, isNull, like, notLike, or, type SQL, sql } from "drizzle-orm";
 import { byteOrder } from "../../../db/byte-order.ts";
-import { names, namespaceProfiles, namespaces } from "../../../db/tables.ts";
+import { names, namespaceProfiles, namespaces, nameTrigrams } from "../../../db/tables.ts";
 import type { Db } from "../../../db/types.ts";
 
 export const LOOKUP_LIMIT = 8;
@@ -24,11 +25,15 @@ export const LOOKUP_MAX_QUERY = 64;
 /** pg_trgm extracts no trigram from fewer characters, so a shorter substring search would scan everything. */
 export const SUBSTRING_MIN = 3;
 /**
- * Most substring matches the trigram plan fetches and sorts; a term with more is searched by walking the labels in
- * order. Either plan then touches at most ~1,000 table rows; the walk reads about 8 × names / 1,000 index entries
- * for a term just over the budget (8,000 at 1M names, 80,000 at 10M; bench/README.md "scale").
+ * Most substring matches the trigram GIN plan fetches and sorts; a term with more is searched by walking the
+ * names holding its first trigram without a bound.
  */
 export const SUBSTRING_SORT_BUDGET = 1000;
+/**
+ * Most names holding the term's first trigram the first walk reads: enough for a page of any term held by one in
+ * 125 of them, few enough (index entries of one range) to cost a rare term little before the GIN plan.
+ */
+export const SUBSTRING_WALK_SCAN = 1000;
 
 const TERM = /^[a-z0-9-]*$/;
 
@@ -136,22 +141,32 @@ export function nameSubstringQuery(
 }
 
 /**
- * The walk: names in byte order of their labels (names_label_pattern_idx, index-only), the first `limit` that
- * contain `term`. `strpos` rather than LIKE, so that the trigram index cannot serve it and the planner, which
- * then guesses matches plentiful, walks the index and stops early: for a term below the budget it would read far.
+ * The walk: the names holding the term's first trigram (name_trigrams, in byte order of their labels), the first
+ * `limit` that contain the term past its start and are live; with `scan`, among the first `scan` holders only.
+ * Each holder the walk passes costs one entry of name_trigrams_idx; a match costs a probe of names.
  */
 export function nameSubstringWalk(
   reader: Db,
   term: string,
-  opts: { inNamespace: string | null; nowSeconds: bigint; limit: number },
+  opts: { inNamespace: string | null; nowSeconds: bigint; limit: number; scan: number | null },
 ) {
-  return reader
-    .select(nameColumns)
-    .from(names)
+  const holdersQuery = reader
+    .select({ label: nameTrigrams.label, namespace: nameTrigrams.namespace })
+    .from(nameTrigrams)
     .where(
-      and(sql`strpos(${names.label}, ${term}) > 1`, nameScope(opts.inNamespace), liveName(opts.nowSeconds)),
+      and(
+        eq(nameTrigrams.trigram, term.slice(0, SUBSTRING_MIN)),
+        opts.inNamespace === null ? undefined : eq(nameTrigrams.namespace, opts.inNamespace),
+      ),
     )
-    .orderBy(byteOrder(names.label), names.namespace)
+    .orderBy(byteOrder(nameTrigrams.label), nameTrigrams.namespace);
+  const holders = (opts.scan === null ? holdersQuery : holdersQuery.limit(opts.scan)).as("holders");
+  return reader
+    .select({ label: holders.label, namespace: holders.namespace })
+    .from(holders)
+    .innerJoin(names, and(eq(names.namespace, holders.namespace), eq(names.label, holders.label)))
+    .where(and(sql`strpos(${holders.label}, ${term}) > 1`, liveName(opts.nowSeconds)))
+    .orderBy(sql`${holders.label} using ~<~`, holders.namespace)
     .limit(opts.limit);
 }
 
@@ -161,10 +176,12 @@ async function nameSubstrings(
   term: string,
   opts: { inNamespace: string | null; nowSeconds: bigint; limit: number },
 ): Promise<LookupNameRow[]> {
+  const walked = await nameSubstringWalk(reader, term, { ...opts, scan: SUBSTRING_WALK_SCAN });
+  if (walked.length === opts.limit) return walked;
   const sorted = await nameSubstringQuery(reader, term, opts);
   if ((sorted[0]?.matches ?? 0) <= SUBSTRING_SORT_BUDGET)
     return sorted.map(({ label, namespace }) => ({ label, namespace }));
-  return nameSubstringWalk(reader, term, opts);
+  return nameSubstringWalk(reader, term, { ...opts, scan: null });
 }
 
 const namespaceColumns = { label: namespaces.label, displayName: namespaceProfiles.displayName };
