@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { testConfig } from "../../test/fixtures/config.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/fixtures/database.ts";
-import { freePort } from "../../test/fixtures/free-port.ts";
+import { descendantsOf, listeningPorts } from "../../test/fixtures/process-tree.ts";
 import { buildApp } from "../api/app.ts";
 import { openDatabase } from "../db/database.ts";
 import type { Database } from "../db/types.ts";
@@ -75,7 +75,6 @@ describe("a read replica that is behind the schema", () => {
   it("`namereg serve` waits for the replica to have the migrations before it listens, then serves", async () => {
     primary = await createTestDatabase("postgres");
     replica = await createTestDatabase("postgres", { migrate: false });
-    const port = await freePort();
     const child = spawn(process.execPath, [CLI, "serve"], {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
@@ -84,7 +83,9 @@ describe("a read replica that is behind the schema", () => {
         DATABASE_URL: primary.url,
         DATABASE_READ_URL: replica.url,
         HOST: "127.0.0.1",
-        PORT: String(port),
+        // The OS picks the port when serve listens: a port picked beforehand could be taken meanwhile by another
+        // process of a parallel suite, whose answer would pass for serve's.
+        PORT: "0",
         SESSION_SECRET: "x".repeat(40),
         HOME_DOMAIN: "names.example.com",
         LOG_LEVEL: "info",
@@ -99,15 +100,12 @@ describe("a read replica that is behind the schema", () => {
       output += chunk.toString();
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    const health = () =>
-      fetch(`http://127.0.0.1:${port}/health`).then(
-        (r) => r.status,
-        () => "refused" as const,
-      );
+    /** The ports serve (the CLI's process and any process it started) listens on. */
+    const listening = () => listeningPorts([child.pid ?? 0, ...descendantsOf(child.pid ?? 0)]);
 
     await until(() => output.includes("waiting for the read replica to have migration"), "the waiting line");
     expect(output).toMatch(/waiting for the read replica to have migration 0\d{3}_\w+/);
-    expect(await health()).toBe("refused");
+    expect(listening()).toEqual([]);
     expect(output).not.toContain("API listening");
 
     // The replica catches up (here: the same migrations applied to it).
@@ -116,8 +114,11 @@ describe("a read replica that is behind the schema", () => {
     await catchingUp.close();
 
     await until(() => output.includes("API listening"), "serve to listen");
-    expect(await health()).toBe(200);
-    const response = await fetch(`http://127.0.0.1:${port}/v1/namespaces/acme`);
+    const url = /"url":"(http:\/\/127\.0\.0\.1:(\d+))"[^\n]*"API listening"/.exec(output);
+    expect(url?.[1]).toBeDefined();
+    expect(listening()).toEqual([Number(url?.[2])]);
+    expect((await fetch(`${url?.[1]}/health`)).status).toBe(200);
+    const response = await fetch(`${url?.[1]}/v1/namespaces/acme`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: "namespace_not_found" });
     // pino's error level is 50: nothing in the whole run logged one.
