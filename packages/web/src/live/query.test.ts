@@ -1,4 +1,4 @@
-import { QueryObserver } from "@tanstack/query-core";
+import { focusManager, QueryObserver } from "@tanstack/query-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { coalescedWait, queryClient, readOptions, refresh } from "./query.ts";
 
@@ -75,6 +75,30 @@ describe("a polled read", () => {
     const plain = readOptions("ns:acme", load, true);
     expect(plain.refetchInterval).toBeUndefined();
     expect(plain.meta).toBeUndefined();
+  });
+
+  it("is asked again when the tab is shown again; a read the stream keeps fresh is not", async () => {
+    const polled = scriptedRead();
+    const other = scriptedRead();
+    const a = new QueryObserver(
+      queryClient,
+      readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
+    );
+    const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
+    const stops = [a.subscribe(() => {}), b.subscribe(() => {})];
+    await settle();
+    polled.answer(0, "ledger 10");
+    other.answer(0, "acme");
+    await settle();
+    try {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+      await settle();
+    } finally {
+      focusManager.setFocused(undefined);
+    }
+    expect([polled.asked(), other.asked()]).toEqual([2, 1]);
+    for (const stop of stops) stop();
   });
 
   it("waits out its gap after its last answer, a whole gap while a read is under way", () => {

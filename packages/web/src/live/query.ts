@@ -26,6 +26,10 @@ export const queryClient = new QueryClient({
   },
 });
 
+// What a framework adapter's provider does: query-core hears the tab being shown again (and the network coming back)
+// only once its client is mounted. Only `Polling` reads ask again on either; the defaults above say no.
+queryClient.mount();
+
 /**
  * A read whose answer changes without the chain changing (the service's own status: an RPC going down, the indexer
  * catching up), which no change on the stream announces: asked again every `everyMs` while the tab is visible (and
