@@ -2,24 +2,23 @@
 // lists, error notes by meaning, and a link per kind of entity.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect } from "preact/hooks";
-import { type Explained, explain } from "./errors.ts";
+import type { Explained } from "./errors.ts";
 import { dateTime, relativeTime, textParts, webAddress } from "./format.ts";
-import { useQueryResult } from "./live/query.ts";
+import { type Polling, useQueryResult } from "./live/query.ts";
+import { type Loaded, loadedOf } from "./loaded.ts";
 import { href } from "./routes.ts";
 import { componentState } from "./words.ts";
 
-export type Loaded<T> =
-  | { readonly state: "loading" }
-  | { readonly state: "ok"; readonly value: T }
-  | { readonly state: "error"; readonly error: Explained };
+export type { Loaded } from "./loaded.ts";
 
 /**
  * Reads `load` under `key` through the page's cache (live/query.ts): asked when `key` is first shown, and again when a
  * change the stream hears or the person's own transaction concerns it (live/topics.ts), the last answer staying on
- * screen meanwhile. An answer for an older key never replaces a newer one.
+ * screen meanwhile. An answer for an older key never replaces a newer one. With `polling`, also asked again on a
+ * timer while the tab is visible, for what changes without the chain.
  */
-export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
-  return useLoadWhen(key, true, load);
+export function useLoad<T>(key: string, load: () => Promise<T>, polling?: Polling): Loaded<T> {
+  return loadedOf(useQueryResult(key, load, true, polling));
 }
 
 /**
@@ -27,10 +26,7 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
  * resolver, the subnames of a name that does not exist) is never sent, so the browser logs no refused request.
  */
 export function useLoadWhen<T>(key: string, ready: boolean, load: () => Promise<T>): Loaded<T> {
-  const result = useQueryResult(key, load, ready);
-  if (result.status === "error") return { state: "error", error: explain(result.error) };
-  if (result.status === "success") return { state: "ok", value: result.data };
-  return { state: "loading" };
+  return loadedOf(useQueryResult(key, load, ready));
 }
 
 export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element {
@@ -42,7 +38,10 @@ export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element
   );
 }
 
-/** A section's body once its data arrived: a loading line, the error in words, or `render(value)`. */
+/**
+ * A section's body once its data arrived: a loading line, the error in words, or `render(value)` — after a note
+ * when the last read again failed and `value` is the answer before it (loaded.ts).
+ */
 export function Section<T>(props: {
   readonly loaded: Loaded<T>;
   readonly render: (value: T) => ComponentChildren;
@@ -50,7 +49,21 @@ export function Section<T>(props: {
   const { loaded } = props;
   if (loaded.state === "loading") return <p class="hint">Loading…</p>;
   if (loaded.state === "error") return <ErrorNote error={loaded.error} />;
-  return <>{props.render(loaded.value)}</>;
+  return (
+    <>
+      {loaded.stale === undefined ? null : <StaleNote {...loaded.stale} />}
+      {props.render(loaded.value)}
+    </>
+  );
+}
+
+/** What is shown below could not be read again: why, and how old it is. */
+export function StaleNote(props: { readonly error: Explained; readonly readAt: string }): JSX.Element {
+  return (
+    <p class="stale" role="status" data-stale={props.error.code}>
+      Could not be refreshed: {props.error.sentence} Shown as read at <When at={props.readAt} relative />.
+    </p>
+  );
 }
 
 /**

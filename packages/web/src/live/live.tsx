@@ -11,8 +11,8 @@ const MARKET_TYPES = ["market.listed", "market.sold"] as const;
 
 /**
  * What a page listens to: a name's or a namespace's page its namespace (a name shows its namespace's policy too), an
- * account every change (the stream has no account filter; topics.ts picks the account's reads), the queue and the
- * market their kinds of change; a transaction or a contract's past events never change: no stream.
+ * account every change (the stream has no account filter; topics.ts picks the account's reads), the service's
+ * status every change (each moves the processed ledger), the queue and the market their kinds of change; a transaction or a contract's past events never change: no stream.
  */
 export function scopeOf(route: Route): Scope | null {
   switch (route.page) {
@@ -23,6 +23,7 @@ export function scopeOf(route: Route): Scope | null {
     case "listing":
       return { namespace: route.namespace };
     case "account":
+    case "status":
       return {};
     case "claims":
       return { types: CLAIM_TYPES };

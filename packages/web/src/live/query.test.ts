@@ -1,6 +1,6 @@
-import { QueryObserver } from "@tanstack/query-core";
-import { afterEach, describe, expect, it } from "vitest";
-import { queryClient, refresh } from "./query.ts";
+import { focusManager, QueryObserver } from "@tanstack/query-core";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { coalescedWait, queryClient, readOptions, refresh } from "./query.ts";
 
 /** A read whose answers the test hands out one by one, in the order the reads were asked. */
 function scriptedRead() {
@@ -53,6 +53,118 @@ describe("refresh", () => {
     await settle();
     expect(a.getCurrentResult().data).toBe("suspended");
     expect(b.getCurrentResult().data).toBe("plain");
+    for (const stop of stops) stop();
+  });
+});
+
+describe("a polled read", () => {
+  afterEach(() => {
+    queryClient.clear();
+    vi.useRealTimers();
+  });
+
+  it("is asked again on a timer while the tab is visible, and at once when it is shown again", () => {
+    const load = () => Promise.resolve("status");
+    expect(readOptions("status", load, true, { everyMs: 5000, gapMs: 2000 })).toMatchObject({
+      refetchInterval: 5000,
+      refetchIntervalInBackground: false,
+      refetchOnWindowFocus: true,
+      meta: { gapMs: 2000 },
+    });
+    // A read the stream keeps fresh has no timer.
+    const plain = readOptions("ns:acme", load, true);
+    expect(plain.refetchInterval).toBeUndefined();
+    expect(plain.meta).toBeUndefined();
+  });
+
+  it("is asked again when the tab is shown again; a read the stream keeps fresh is not", async () => {
+    const polled = scriptedRead();
+    const other = scriptedRead();
+    const a = new QueryObserver(
+      queryClient,
+      readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
+    );
+    const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
+    const stops = [a.subscribe(() => {}), b.subscribe(() => {})];
+    await settle();
+    polled.answer(0, "ledger 10");
+    other.answer(0, "acme");
+    await settle();
+    try {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+      await settle();
+    } finally {
+      focusManager.setFocused(undefined);
+    }
+    expect([polled.asked(), other.asked()]).toEqual([2, 1]);
+    for (const stop of stops) stop();
+  });
+
+  it("waits out its gap after its last answer, a whole gap while a read is under way", () => {
+    expect(coalescedWait(10_000, 5_000, false, 2000)).toBe(0);
+    expect(coalescedWait(10_000, 9_500, false, 2000)).toBe(1500);
+    expect(coalescedWait(10_000, 9_999, true, 2000)).toBe(2000);
+  });
+
+  it("reads once per gap for a burst of changes, and once after a change heard during a read", async () => {
+    vi.useFakeTimers();
+    const read = scriptedRead();
+    const observer = new QueryObserver(
+      queryClient,
+      readOptions("status", read.load, true, { everyMs: 60_000, gapMs: 2000 }),
+    );
+    const stop = observer.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read.asked()).toBe(1);
+    // Changes heard while the first read is under way: that read may have left before them.
+    refresh();
+    refresh((key) => key === "status");
+    await vi.advanceTimersByTimeAsync(1000);
+    read.answer(0, "ledger 10");
+    await vi.advanceTimersByTimeAsync(999);
+    expect(read.asked()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(read.asked()).toBe(2);
+    read.answer(1, "ledger 11");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(observer.getCurrentResult().data).toBe("ledger 11");
+    // Ten changes within the gap after that answer: one read, at the gap's end.
+    for (let n = 0; n < 10; n++) {
+      refresh();
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(read.asked()).toBe(2);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(read.asked()).toBe(3);
+    read.answer(2, "ledger 12");
+    // Long after its last answer, a change asks it at once.
+    await vi.advanceTimersByTimeAsync(10_000);
+    refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(read.asked()).toBe(4);
+    stop();
+  });
+
+  it("leaves the stream's reads asked at once", async () => {
+    vi.useFakeTimers();
+    const polled = scriptedRead();
+    const other = scriptedRead();
+    const a = new QueryObserver(
+      queryClient,
+      readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
+    );
+    const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
+    const stops = [a.subscribe(() => {}), b.subscribe(() => {})];
+    await vi.advanceTimersByTimeAsync(0);
+    polled.answer(0, "ledger 10");
+    other.answer(0, "acme");
+    await vi.advanceTimersByTimeAsync(0);
+    refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([polled.asked(), other.asked()]).toEqual([1, 2]);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect([polled.asked(), other.asked()]).toEqual([2, 2]);
     for (const stop of stops) stop();
   });
 });

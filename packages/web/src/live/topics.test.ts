@@ -24,6 +24,14 @@ describe("which cached reads a change concerns", () => {
     expect(concerns(text, "h:alice.acmex")).toBe(false);
   });
 
+  it("the service's status, whatever the change: each moves the processed ledger", () => {
+    expect(concerns(text, "status")).toBe(true);
+    expect(concerns({ type: "market.sold", data: { namespace: "plain" } }, "status")).toBe(true);
+    expect(concerns({ type: "claim.announced", data: {} }, "status")).toBe(true);
+    // Only that read: "status" inside another key's subject is no status.
+    expect(concerns(text, "h:status.plain")).toBe(false);
+  });
+
   it("the accounts it names, by address", () => {
     const issued = { type: "name.issued", data: { namespace: "acme", name: "dan.acme", holder: "GDAN" } };
     expect(concerns(issued, "held:GDAN")).toBe(true);

@@ -1,7 +1,8 @@
 // Which reads a change concerns, from the change's own fields (docs/webhooks.md "The change types") and the cache
 // keys the pages use (`<family>:<subject>:…`, e.g. "h:alice.acme", "ns:acme", "held:G…", "listings:0"). A read
 // whose key names the change's namespace (or a name in it), its name, its parent or an account it names is read
-// again; so are the lists a kind of change belongs to (the market's listings, the claim queue) whatever their key.
+// again; so are the lists a kind of change belongs to (the market's listings, the claim queue) whatever their key,
+// and the service's status, which every change moves.
 export interface Change {
   readonly type: string;
   readonly data: Readonly<Record<string, unknown>>;
@@ -39,6 +40,12 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
  * would refuse the previous owner (403, logged by the browser). The page re-reads the owner from the public routes
  * ("pol", "ns") and stops showing those sections.
  */
+/**
+ * Reads every change concerns: the service's status shows the ledger the mirror has processed, which a change
+ * proves has moved (its `ledger` is processed). Polled reads, asked again within their gap (query.ts `Polling`).
+ */
+const EVERY_CHANGE = new Set(["status"]);
+
 const OWNER_CHANGES = new Set(["market.sold", "namespace.transferred"]);
 const OWNER_READS = new Set(["bill", "wh"]);
 
@@ -48,6 +55,7 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 export function concerns(change: Change, key: string): boolean {
   const [family = "", ...parts] = key.split(":");
   if (OWNER_CHANGES.has(change.type) && OWNER_READS.has(family)) return false;
+  if (EVERY_CHANGE.has(family)) return true;
   if (FAMILIES[change.type.split(".")[0] ?? ""]?.includes(family)) return true;
   const namespace = text(change.data.namespace);
   const exact = new Set<string>();

@@ -1,13 +1,29 @@
-// The front page: whether the service is healthy, and how much of the chain the mirror has read.
+// The front page: whether the service is healthy, and how much of the chain the mirror has read. Live like the other
+// pages (a change heard moves the processed ledger: live/topics.ts), and also polled: a component's state and the
+// coverage change without any change on the chain (an RPC going down, the indexer catching up on empty ledgers).
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
+import { useClock } from "../live/clock.ts";
+import type { Polling } from "../live/query.ts";
 import { Defs, Page, Section, State, Table, useLoad, When } from "../ui.tsx";
 import { componentDetails } from "../words.ts";
 
+/**
+ * Every 5 s: a ledger closes about every 5 s, and the service calls a failing RPC read trouble after 5 s
+ * (docs/api.md "GET /v1/status"), so reading more often would show nothing new; each read is two requests (the
+ * status asks the RPC, with a 3 s deadline, and the database), 24 a minute, 4 % of the default per-address
+ * limit (RATE_LIMIT_PER_MINUTE 600). A change heard asks again within 2 s: an indexer catching up sends many changes
+ * a second, and costs one read per 2 s, not one per change.
+ */
+const POLLING: Polling = { everyMs: 5_000, gapMs: 2_000 };
+/** "Processed at … (12 seconds ago)" and "last progress …" are said to the second. */
+const TICK_MS = 1_000;
+
+const loadStatus = () => Promise.all([unwrap(api.GET("/v1/status")), unwrap(api.GET("/v1/coverage"))]);
+
 export function StatusPage(): JSX.Element {
-  const loaded = useLoad("status", () =>
-    Promise.all([unwrap(api.GET("/v1/status")), unwrap(api.GET("/v1/coverage"))]),
-  );
+  const loaded = useLoad("status", loadStatus, POLLING);
+  const now = useClock(TICK_MS);
   return (
     <Page title="Service status">
       <Section
@@ -28,7 +44,7 @@ export function StatusPage(): JSX.Element {
                   c.name.charAt(0).toUpperCase() + c.name.slice(1),
                   <State state={c.state} key="s" />,
                   // In words, not field names; a component with nothing more to say reads "—".
-                  componentDetails(c),
+                  componentDetails(c, now),
                 ])}
               />
               <section aria-labelledby="coverage-title">
