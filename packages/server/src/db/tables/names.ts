@@ -88,7 +88,9 @@ export const names = pgTable(
 );
 
 /**
- * Every three-character substring (trigram) of every issued name's label, one row per (trigram, label, namespace):
+ * The three-character substrings (trigrams) of every issued name's label past its first character, one row per
+ * (trigram, label, namespace): a substring match starts past a label's first character (one at the start is a
+ * prefix match), so the trigram a term starts with is there for every name it matches.
  * /v1/lookup walks a common substring's names in byte order of their labels here and stops at its page, where the
  * trigram GIN index must collect every name holding the term before any is returned (api/routes/discovery/lookup.ts).
  * Filled by a trigger on names (migration 0019), so every writer — the indexer's COPY and upserts, seeds, restores —
@@ -102,8 +104,10 @@ export const nameTrigrams = pgTable(
     namespace: text("namespace").notNull(),
   },
   (t) => [
-    // In the walk's order: labels in byte order (text_pattern_ops, as names_label_pattern_idx), then namespace.
-    uniqueIndex("name_trigrams_idx").using(
+    // In the walk's order: labels in byte order (text_pattern_ops, as names_label_pattern_idx), then namespace. Not
+    // unique: the trigger writes each row once (a name is inserted once), and an arbiter index made every row a
+    // speculative insertion, about twice the cost.
+    index("name_trigrams_idx").using(
       "btree",
       sql`${t.trigram} text_pattern_ops`,
       sql`${t.label} text_pattern_ops`,
