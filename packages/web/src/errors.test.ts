@@ -51,6 +51,15 @@ describe("explain", () => {
     expect(explain(new NameregError(409, { error: "namespace_changed" })).sentence).toBe(
       "The service refused the request (namespace_changed).",
     );
+    // An answer that is not the API's body (a proxy's error page) is neither a refusal nor a code to show.
+    expect(explain(new NameregError(502, { error: "unknown_error", detail: "HTTP 502: <html>" }))).toEqual({
+      code: "unknown_error",
+      sentence: "The service is not answering properly right now. Try again shortly.",
+      detail: "HTTP 502: <html>",
+    });
+    expect(explain(new NameregError(200, { error: "unknown_error", detail: "HTTP 200" })).sentence).toBe(
+      "The service sent an answer the page could not read.",
+    );
     expect(explain(new TypeError("x is undefined"))).toEqual({
       code: "unknown_error",
       sentence: "Something went wrong in the page.",

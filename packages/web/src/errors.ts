@@ -154,6 +154,17 @@ export function explain(error: unknown): Explained {
   }
   if (isNameregError(error, "transaction_failed"))
     return { code: error.code, sentence: failedTransaction(error), detail: error.detail };
+  if (isNameregError(error, "unknown_error"))
+    // An answer that is not the API's own body (a proxy's "502 Bad Gateway" page while the service is down): not
+    // a refusal, and its code is the client's, not the service's; the status and what came stay in the detail.
+    return {
+      code: error.code,
+      sentence:
+        error.status >= 500
+          ? "The service is not answering properly right now. Try again shortly."
+          : "The service sent an answer the page could not read.",
+      detail: error.detail,
+    };
   if (isNameregError(error)) {
     const sentence = SENTENCES[error.code] ?? `The service refused the request (${error.code}).`;
     return { code: error.code, sentence, detail: error.detail };

@@ -44,7 +44,11 @@ export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element
  */
 export function Section<T>(props: {
   readonly loaded: Loaded<T>;
-  readonly render: (value: T) => ComponentChildren;
+  /** `stale` is set while `value` is the answer before a failed re-read (the note above it says so). */
+  readonly render: (
+    value: T,
+    stale?: { readonly error: Explained; readonly readAt: string },
+  ) => ComponentChildren;
 }): JSX.Element {
   const { loaded } = props;
   if (loaded.state === "loading") return <p class="hint">Loading…</p>;
@@ -52,7 +56,7 @@ export function Section<T>(props: {
   return (
     <>
       {loaded.stale === undefined ? null : <StaleNote {...loaded.stale} />}
-      {props.render(loaded.value)}
+      {props.render(loaded.value, loaded.stale)}
     </>
   );
 }
@@ -60,9 +64,13 @@ export function Section<T>(props: {
 /** What is shown below could not be read again: why, and how old it is. */
 export function StaleNote(props: { readonly error: Explained; readonly readAt: string }): JSX.Element {
   return (
-    <p class="stale" role="status" data-stale={props.error.code}>
-      Could not be refreshed: {props.error.sentence} Shown as read at <When at={props.readAt} relative />.
-    </p>
+    <div class="stale" role="status" data-stale={props.error.code}>
+      <p>
+        Could not be refreshed: {props.error.sentence} Shown as read at <When at={props.readAt} relative />.
+      </p>
+      {/* What the service or the browser said, for a report ("…with the details below"), as ErrorNote keeps it. */}
+      {props.error.detail === undefined ? null : <Details>{props.error.detail}</Details>}
+    </div>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   feeOutcome,
   nameFlags,
   ownership,
+  statusSummary,
   subnameManagement,
   timeline,
 } from "./words.ts";
@@ -44,6 +45,32 @@ describe("componentState and componentDetails", () => {
     );
     expect(componentDetails({ name: "Billing watcher", cursorAgeSeconds: 3, quarantined: 2 })).toBe(
       "last poll 3 seconds ago; 2 payments quarantined for an operator",
+    );
+    expect(componentDetails({ name: "Escrow watcher", cursorAgeSeconds: 0, parkedPayouts: 0 })).toBe(
+      "last poll just now; nothing parked",
+    );
+  });
+
+  it("count a watcher's last poll from when the answer was read, so a kept answer does not say 0 seconds ago", () => {
+    const readAt = Date.parse("2026-11-21T17:24:00.000Z");
+    const watcher = { name: "Billing watcher", cursorAgeSeconds: 0, quarantined: 0 };
+    expect(componentDetails(watcher, readAt, readAt)).toBe("last poll just now; nothing quarantined");
+    expect(componentDetails(watcher, readAt + 65_000, readAt)).toBe(
+      "last poll 1 minute ago; nothing quarantined",
+    );
+    expect(componentDetails({ ...watcher, cursorAgeSeconds: 2 }, readAt + 5_000, readAt)).toBe(
+      "last poll 7 seconds ago; nothing quarantined",
+    );
+  });
+});
+
+describe("statusSummary", () => {
+  it("says the summary, and in the past while the answer shown is the last one read before a failed re-read", () => {
+    expect(statusSummary(true, 291)).toBe("All systems operational · ledger 291");
+    expect(statusSummary(false, null)).toBe("Some components need attention");
+    expect(statusSummary(true, 291, true)).toBe("All systems were operational when last read · ledger 291");
+    expect(statusSummary(false, 12, true)).toBe(
+      "Some components needed attention when last read · ledger 12",
     );
   });
 });

@@ -1,6 +1,6 @@
 // The API's states and event types in words a person reads (docs/api.md, docs/contracts.md "Events"), instead of
 // the field values themselves: `operational`, `announced`, `text_v1` mean little to whoever opens the page.
-import { dateTime, relativeTime } from "./format.ts";
+import { dateTime, duration, relativeTime } from "./format.ts";
 
 /** A `/v1/status` component's state (docs/api.md "GET /v1/status"). */
 export function componentState(state: string): string {
@@ -15,9 +15,30 @@ export function componentState(state: string): string {
 }
 
 /** What a status component reports besides its state, in words; "—" when it reports nothing more. */
+/**
+ * The status page's one-line summary. While its last read again failed (`stale`), what it shows is the earlier
+ * answer, said in the past: "All systems operational" under "the service could not be reached" would contradict it.
+ */
+export function statusSummary(allOperational: boolean, ledger: number | null, stale = false): string {
+  const words = stale
+    ? allOperational
+      ? "All systems were operational when last read"
+      : "Some components needed attention when last read"
+    : allOperational
+      ? "All systems operational"
+      : "Some components need attention";
+  return ledger === null ? words : `${words} · ledger ${ledger}`;
+}
+
+/**
+ * A component's details in words. `readAt` is when the answer was read (ms): an age the service counted at that
+ * moment (a watcher's last poll) grows from then, so an answer kept on screen after a failed re-read does not say
+ * "last poll 0 seconds ago" a minute later.
+ */
 export function componentDetails(
   component: Readonly<Record<string, unknown>>,
   now: number = Date.now(),
+  readAt: number = now,
 ): string {
   const parts: string[] = [];
   const n = (key: string): number | null => {
@@ -41,7 +62,10 @@ export function componentDetails(
         : `${plural(deadLetters, "event")} could not be applied and wait for an operator`,
     );
   const cursorAge = n("cursorAgeSeconds");
-  if (cursorAge !== null) parts.push(`last poll ${plural(cursorAge, "second")} ago`);
+  if (cursorAge !== null) {
+    const age = cursorAge + Math.max(0, Math.floor((now - readAt) / 1000));
+    parts.push(age === 0 ? "last poll just now" : `last poll ${duration(age)} ago`);
+  }
   const parked = n("parkedPayouts");
   if (parked !== null)
     parts.push(parked === 0 ? "nothing parked" : `${plural(parked, "payout")} parked for an operator`);

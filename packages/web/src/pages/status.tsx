@@ -6,7 +6,7 @@ import { api, unwrap } from "../api.ts";
 import { useClock } from "../live/clock.ts";
 import type { Polling } from "../live/query.ts";
 import { Defs, Page, Section, State, Table, useLoad, When } from "../ui.tsx";
-import { componentDetails } from "../words.ts";
+import { componentDetails, statusSummary } from "../words.ts";
 
 /**
  * Every 5 s: a ledger closes about every 5 s, and the service calls a failing RPC read trouble after 5 s
@@ -28,13 +28,13 @@ export function StatusPage(): JSX.Element {
     <Page title="Service status">
       <Section
         loaded={loaded}
-        render={([status, coverage]) => {
+        render={([status, coverage], stale) => {
           const all = status.components.every((c) => c.state === "operational");
+          const readAt = stale === undefined ? now : Date.parse(stale.readAt);
           return (
             <>
               <p class="summary" id="status-summary">
-                {all ? "All systems operational" : "Some components need attention"}
-                {status.ledger === null ? "" : ` · ledger ${status.ledger}`}
+                {statusSummary(all, status.ledger, stale !== undefined)}
               </p>
               <Table
                 caption="Components"
@@ -44,7 +44,7 @@ export function StatusPage(): JSX.Element {
                   c.name.charAt(0).toUpperCase() + c.name.slice(1),
                   <State state={c.state} key="s" />,
                   // In words, not field names; a component with nothing more to say reads "—".
-                  componentDetails(c, now),
+                  componentDetails(c, now, readAt),
                 ])}
               />
               <section aria-labelledby="coverage-title">
