@@ -75,6 +75,10 @@ describe("naming devnet start-up under load", () => {
     }
     expect(closes).toEqual([...closes].sort((a, b) => a - b));
     expect(closes).not.toContain(-1);
-    expect((await server.getLatestLedger()).sequence).toBe(devnet.chain.latest.sequence);
+    // The RPC serves the chain's newest ledger: ledgers still close every 100 ms, so one may close while it is asked.
+    const before = devnet.chain.latest.sequence;
+    const served = (await server.getLatestLedger()).sequence;
+    expect(served).toBeGreaterThanOrEqual(before);
+    expect(served).toBeLessThanOrEqual(devnet.chain.latest.sequence);
   });
 });
