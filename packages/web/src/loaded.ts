@@ -4,13 +4,19 @@
 import { isNameregError } from "@namereg/client";
 import { type Explained, explain } from "./errors.ts";
 
+/** Why the last read again failed, and when the answer still shown was read (ISO). */
+export interface Stale {
+  readonly error: Explained;
+  readonly readAt: string;
+}
+
 export type Loaded<T> =
   | { readonly state: "loading" }
   | {
       readonly state: "ok";
       readonly value: T;
       /** The last read again failed (`value` is the answer before it): why, and when `value` was read. */
-      readonly stale?: { readonly error: Explained; readonly readAt: string };
+      readonly stale?: Stale;
     }
   | { readonly state: "error"; readonly error: Explained };
 

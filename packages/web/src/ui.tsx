@@ -5,7 +5,7 @@ import { useEffect } from "preact/hooks";
 import type { Explained } from "./errors.ts";
 import { dateTime, relativeTime, textParts, webAddress } from "./format.ts";
 import { type Polling, useQueryResult } from "./live/query.ts";
-import { type Loaded, loadedOf } from "./loaded.ts";
+import { type Loaded, loadedOf, type Stale } from "./loaded.ts";
 import { href } from "./routes.ts";
 import { componentState } from "./words.ts";
 
@@ -45,10 +45,7 @@ export function ErrorNote({ error }: { readonly error: Explained }): JSX.Element
 export function Section<T>(props: {
   readonly loaded: Loaded<T>;
   /** `stale` is set while `value` is the answer before a failed re-read (the note above it says so). */
-  readonly render: (
-    value: T,
-    stale?: { readonly error: Explained; readonly readAt: string },
-  ) => ComponentChildren;
+  readonly render: (value: T, stale?: Stale) => ComponentChildren;
 }): JSX.Element {
   const { loaded } = props;
   if (loaded.state === "loading") return <p class="hint">Loading…</p>;
@@ -62,7 +59,7 @@ export function Section<T>(props: {
 }
 
 /** What is shown below could not be read again: why, and how old it is. */
-export function StaleNote(props: { readonly error: Explained; readonly readAt: string }): JSX.Element {
+export function StaleNote(props: Stale): JSX.Element {
   return (
     <div class="stale" role="status" data-stale={props.error.code}>
       <p>

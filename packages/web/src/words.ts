@@ -14,7 +14,6 @@ export function componentState(state: string): string {
   return words[state] ?? state;
 }
 
-/** What a status component reports besides its state, in words; "—" when it reports nothing more. */
 /**
  * The status page's one-line summary. While its last read again failed (`stale`), what it shows is the earlier
  * answer, said in the past: "All systems operational" under "the service could not be reached" would contradict it.
@@ -31,9 +30,9 @@ export function statusSummary(allOperational: boolean, ledger: number | null, st
 }
 
 /**
- * A component's details in words. `readAt` is when the answer was read (ms): an age the service counted at that
- * moment (a watcher's last poll) grows from then, so an answer kept on screen after a failed re-read does not say
- * "last poll 0 seconds ago" a minute later.
+ * What a status component reports besides its state, in words; "—" when it reports nothing more. `readAt` is when
+ * the answer was read (ms): an age the service counted at that moment (a watcher's last poll) grows from then, so an
+ * answer kept on screen after a failed re-read does not say "last poll 0 seconds ago" a minute later.
  */
 export function componentDetails(
   component: Readonly<Record<string, unknown>>,

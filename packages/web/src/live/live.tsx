@@ -12,7 +12,8 @@ const MARKET_TYPES = ["market.listed", "market.sold"] as const;
 /**
  * What a page listens to: a name's or a namespace's page its namespace (a name shows its namespace's policy too), an
  * account every change (the stream has no account filter; topics.ts picks the account's reads), the service's
- * status every change (each moves the processed ledger), the queue and the market their kinds of change; a transaction or a contract's past events never change: no stream.
+ * status every change (each moves the processed ledger), the queue and the market their kinds of change; a
+ * transaction or a contract's past events never change: no stream.
  */
 export function scopeOf(route: Route): Scope | null {
   switch (route.page) {

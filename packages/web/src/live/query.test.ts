@@ -57,6 +57,18 @@ describe("refresh", () => {
   });
 });
 
+/** A polled read ("status") and one the stream keeps fresh ("ns:acme"), both shown; `stops` unsubscribes them. */
+function polledBesideStreamed() {
+  const polled = scriptedRead();
+  const other = scriptedRead();
+  const a = new QueryObserver(
+    queryClient,
+    readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
+  );
+  const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
+  return { polled, other, stops: [a.subscribe(() => {}), b.subscribe(() => {})] };
+}
+
 describe("a polled read", () => {
   afterEach(() => {
     queryClient.clear();
@@ -78,14 +90,7 @@ describe("a polled read", () => {
   });
 
   it("is asked again when the tab is shown again; a read the stream keeps fresh is not", async () => {
-    const polled = scriptedRead();
-    const other = scriptedRead();
-    const a = new QueryObserver(
-      queryClient,
-      readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
-    );
-    const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
-    const stops = [a.subscribe(() => {}), b.subscribe(() => {})];
+    const { polled, other, stops } = polledBesideStreamed();
     await settle();
     polled.answer(0, "ledger 10");
     other.answer(0, "acme");
@@ -148,14 +153,7 @@ describe("a polled read", () => {
 
   it("leaves the stream's reads asked at once", async () => {
     vi.useFakeTimers();
-    const polled = scriptedRead();
-    const other = scriptedRead();
-    const a = new QueryObserver(
-      queryClient,
-      readOptions("status", polled.load, true, { everyMs: 60_000, gapMs: 2000 }),
-    );
-    const b = new QueryObserver(queryClient, readOptions("ns:acme", other.load, true));
-    const stops = [a.subscribe(() => {}), b.subscribe(() => {})];
+    const { polled, other, stops } = polledBesideStreamed();
     await vi.advanceTimersByTimeAsync(0);
     polled.answer(0, "ledger 10");
     other.answer(0, "acme");

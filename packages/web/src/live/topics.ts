@@ -36,16 +36,16 @@ const FAMILIES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Changes that take a namespace from its owner, and the owner's console reads they must not ask again: the console
- * would refuse the previous owner (403, logged by the browser). The page re-reads the owner from the public routes
- * ("pol", "ns") and stops showing those sections.
- */
-/**
  * Reads every change concerns: the service's status shows the ledger the mirror has processed, which a change
  * proves has moved (its `ledger` is processed). Polled reads, asked again within their gap (query.ts `Polling`).
  */
 const EVERY_CHANGE = new Set(["status"]);
 
+/**
+ * Changes that take a namespace from its owner, and the owner's console reads they must not ask again: the console
+ * would refuse the previous owner (403, logged by the browser). The page re-reads the owner from the public routes
+ * ("pol", "ns") and stops showing those sections.
+ */
 const OWNER_CHANGES = new Set(["market.sold", "namespace.transferred"]);
 const OWNER_READS = new Set(["bill", "wh"]);
 
