@@ -5,7 +5,8 @@
 // The spread is requested once more, unmeasured, before each round's resolve run, so answers whose cache lifetime
 // lapsed since the warm-up are refilled first (a steady state refills ~1/60 of them a second, not all at once).
 // The measurements are interleaved in 3 rounds and the ratios are medians of the per-round ratios, so load from
-// elsewhere on the machine skews figures, not ratios. Also measured: cold resolves (each name requested once, so
+// elsewhere on the machine skews figures, not ratios; within a round the API and the bare server run in halves,
+// API–bare–bare–API, so a drift of the machine's speed weighs on both alike. Also measured: cold resolves (each name requested once, so
 // every request misses the cache) beside raw `pg` point reads of the same kind of rows, and the API's RSS with N
 // names and after N more. The load generator is wrk where installed (it leaves the server its cores), autocannon
 // otherwise; the output says which. Not part of `npm test`.
@@ -178,6 +179,18 @@ try {
     const result = await run();
     return { ...result, cpu: ((cpuSeconds(server.pid ?? 0) - before) / result.requests) * 1e6 };
   };
+  /** Two halves of one server's measurement as one: requests and CPU summed, the worse half's latencies. */
+  const joined = (a: Load & { cpu: number }, b: Load & { cpu: number }): Load & { cpu: number } => {
+    const requests = a.requests + b.requests;
+    return {
+      requests,
+      rps: (a.rps + b.rps) / 2,
+      p50: Math.max(a.p50, b.p50),
+      p99: Math.max(a.p99, b.p99),
+      failed: a.failed + b.failed,
+      cpu: (a.cpu * a.requests + b.cpu * b.requests) / requests,
+    };
+  };
   const banner = await start([
     here("../../packages/server/src/cli.ts"),
     "devnet",
@@ -228,9 +241,16 @@ try {
     // Answers filled together at warm-up lapse together (the positive TTL is 60 s, shortened by up to a fifth):
     // refill any that did, unmeasured, so every round measures a warm cache as the first one does.
     await visitAll(api, paths, connections);
-    const resolve = await measured(apiProcess, () => load(api, paths, { duration: round }));
+    // The API and the bare server are measured in halves, API–bare–bare–API, so a drift of the machine's speed
+    // during the round (other tenants of the host) weighs on both alike instead of on whichever ran second.
+    const half = round / 2;
+    const resolveFirst = await measured(apiProcess, () => load(api, paths, { duration: half }));
+    const bareFirst = await measured(bareProcess, () => load(bare, ["/"], { duration: half }));
+    const bareSecond = await measured(bareProcess, () => load(bare, ["/"], { duration: half }));
+    const resolveSecond = await measured(apiProcess, () => load(api, paths, { duration: half }));
+    const resolve = joined(resolveFirst, resolveSecond);
+    const base = joined(bareFirst, bareSecond);
     const health = await load(api, ["/health"], { duration: round });
-    const base = await measured(bareProcess, () => load(bare, ["/"], { duration: round }));
     const seq = await simulate(1, Math.min(round, 2));
     const conc = await simulate(10, Math.min(round, 2));
     // The same rows both ways: the API misses its cache on each once; pg reads them by primary key.
@@ -263,7 +283,7 @@ try {
   );
   console.log(`cache warm-up           ${n(spread)} requests in ${warmSeconds.toFixed(1)} s`);
   console.log(
-    `rounds                  ${ROUNDS} × ${round.toFixed(1)} s per server, ${connections} connections`,
+    `rounds                  ${ROUNDS} × ${round.toFixed(1)} s per server (resolve and bare in halves, API–bare–bare–API), ${connections} connections`,
   );
   rounds.forEach((x, i) => {
     console.log(`round ${i + 1}`);

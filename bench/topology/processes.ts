@@ -27,17 +27,27 @@ export function startProcess(name: string, args: string[], env: NodeJS.ProcessEn
   let lost = 0;
   let epoch: number | null = null;
   let role: "writer" | "standby" | null = null;
-  const collect = (chunk: Buffer) => {
-    const text = chunk.toString();
+  const see = (text: string) => {
     active += text.split("indexer active").length - 1;
     lost += text.split("lost its writer lock").length - 1;
     for (const m of text.matchAll(/"epoch":(\d+)[^\n]*indexer active/g)) epoch = Number(m[1]);
     const [w, s] = [text.lastIndexOf("indexer active"), text.lastIndexOf("waiting as a standby")];
     if (w !== -1 || s !== -1) role = w > s ? "writer" : "standby";
-    out = (out + text).slice(-200_000);
   };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
+  // Read by whole lines, one stream at a time: a pipe read ends wherever the reader's buffer does (64 KiB), which
+  // cuts a line whenever this process fell behind a burst of log lines, and a phrase cut in two is never counted.
+  const collector = () => {
+    let partial = "";
+    return (text: string) => {
+      const lines = partial + text;
+      const end = lines.lastIndexOf("\n") + 1;
+      partial = lines.slice(end);
+      if (end > 0) see(lines.slice(0, end));
+      out = (out + text).slice(-200_000);
+    };
+  };
+  child.stdout?.setEncoding("utf8").on("data", collector());
+  child.stderr?.setEncoding("utf8").on("data", collector());
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     name,

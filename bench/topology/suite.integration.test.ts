@@ -39,7 +39,7 @@ it(
     // A frozen writer: the standby took over and wrote; the continued writer knew it lost the lock, was fenced by
     // the newer epoch (so it could commit nothing) and did not take the lock back.
     expect(r.freeze.writingSeconds).not.toBeNull();
-    expect(r.freeze.noticedSeconds).not.toBeNull();
+    expect(r.freeze.noticedSeconds, r.freeze.unnoticedTail).not.toBeNull();
     expect(r.freeze.fenceEpochAtContinue).toBeGreaterThan(r.freeze.frozenEpoch ?? Number.POSITIVE_INFINITY);
     expect(r.freeze.activeAfterContinue).toBe(0);
     // The standby: every route on both of its replicas gave each change's new answer, never an old one after the

@@ -179,7 +179,7 @@ export async function runTopologySuite(o: TopologySuiteOptions): Promise<Topolog
     );
     if (!freeze.ok)
       failures.push(
-        `frozen writer: standby writing after ${fmt(freeze.writingSeconds)}, noticed after ${fmt(freeze.noticedSeconds)}, epoch ${freeze.frozenEpoch} vs fence ${freeze.fenceEpochAtContinue}, ${freeze.activeAfterContinue} lock takes after SIGCONT`,
+        `frozen writer: standby writing after ${fmt(freeze.writingSeconds)}, noticed after ${fmt(freeze.noticedSeconds)}, epoch ${freeze.frozenEpoch} vs fence ${freeze.fenceEpochAtContinue}, ${freeze.activeAfterContinue} lock takes after SIGCONT${freeze.unnoticedTail === "" ? "" : `; the continued writer's last output: ${freeze.unnoticedTail}`}`,
       );
 
     // 4. PostgreSQL restart under load.

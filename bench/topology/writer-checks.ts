@@ -30,6 +30,8 @@ export interface FreezeResult {
   writingSeconds: number | null;
   /** SIGCONT → the continued writer logs that it lost the lock (or stands by). */
   noticedSeconds: number | null;
+  /** What the continued writer last logged, when it did not say it noticed (for the failure's message). */
+  unnoticedTail: string;
   /**
    * The frozen writer's epoch, and the writer fence's when it was continued: every commit of the frozen writer
    * proves its epoch inside the transaction, so a newer fence means it can commit nothing after SIGCONT.
@@ -153,6 +155,7 @@ export async function freezeCheck(o: {
     lockTakenSeconds: lockTaken,
     writingSeconds: writing,
     noticedSeconds: noticed,
+    unnoticedTail: noticed === null ? writer.tail() : "",
     frozenEpoch,
     fenceEpochAtContinue,
     activeAfterContinue,

@@ -116,6 +116,15 @@ describe("the fast resolve path", () => {
         "ratelimit-limit": "600",
       });
     }
+    // Every hit writes its figures into one header list: names of different lengths, alternately, each answered
+    // with its own length and body (the first `bob` is a miss, the later ones hits).
+    for (const label of ["bob", "alice", "bob", "alice"]) {
+      const hit = await get(fast.base, `/v1/resolve/acme/${label}`);
+      const viaFastify = await get(plain.base, `/v1/resolve/acme/${label}`);
+      expect(unwindowed(hit)).toEqual(unwindowed(viaFastify));
+      expect(JSON.parse(hit.body)).toMatchObject({ name: `${label}.acme` });
+    }
+    expect(fastResolveOf(fast.app)?.served).toBe(6);
     expect(fastResolveOf(plain.app)).toBeNull();
   });
 

@@ -27,6 +27,25 @@ const PREFIX = "/v1/resolve/";
 /** The body the error handler gives a request over the global limit. */
 const RATE_LIMITED = JSON.stringify(new ApiError("rate_limited").body());
 const RATE_LIMITED_LENGTH = String(Buffer.byteLength(RATE_LIMITED));
+const JSON_TYPE = "application/json; charset=utf-8";
+/** A hit's headers after the CORS ones: the limit's figures, then the body's type and length. */
+const FOUND_HEADERS = [
+  "ratelimit-limit",
+  "",
+  "ratelimit-remaining",
+  "",
+  "ratelimit-reset",
+  "",
+  "content-type",
+  JSON_TYPE,
+  "content-length",
+  "",
+];
+/** Where a hit's own values go in that list (after the CORS headers). */
+const FOUND_LIMIT = 1;
+const FOUND_REMAINING = 3;
+const FOUND_RESET = 5;
+const FOUND_LENGTH = 9;
 export const RESOLVE_ROUTE = "/v1/resolve/:namespace/:label";
 /** Levels at which Fastify logs every request. */
 const REQUEST_LOG_LEVELS = new Set(["trace", "debug", "info"]);
@@ -68,6 +87,8 @@ export class FastResolve {
   readonly #d: FastResolveDeps;
   readonly #clientIp: (req: IncomingMessage) => string;
   readonly #corsFlat: string[];
+  /** Every hit's header list (the CORS headers, then FOUND_HEADERS), its values written per hit. */
+  readonly #found: string[];
   /** The request-duration cells of this route's two answers, looked up once. */
   readonly #duration200: DurationCell | null;
   readonly #duration429: DurationCell | null;
@@ -84,6 +105,7 @@ export class FastResolve {
     this.#d = deps;
     this.#clientIp = clientIpOf(deps.trustProxy);
     this.#corsFlat = Object.entries(deps.corsHeaders).flat();
+    this.#found = this.#corsFlat.concat(FOUND_HEADERS);
     const cell = (status: string) =>
       deps.metrics?.httpDuration.cell({ route: RESOLVE_ROUTE, method: "GET", status }) ?? null;
     this.#duration200 = cell("200");
@@ -159,7 +181,7 @@ export class FastResolve {
     const reset = String(limit.ttlInSeconds ?? 0);
     // Counted once, here: handing a request over the limit to Fastify would count it a second time.
     if (limit.isExceeded === true) {
-      this.#send(req, res, start, ip, 429, RATE_LIMITED, RATE_LIMITED_LENGTH, [
+      const headers = this.#corsFlat.concat([
         "ratelimit-limit",
         max,
         "ratelimit-remaining",
@@ -168,21 +190,27 @@ export class FastResolve {
         reset,
         "retry-after",
         reset,
+        "content-type",
+        JSON_TYPE,
+        "content-length",
+        RATE_LIMITED_LENGTH,
       ]);
+      this.#send(req, res, start, ip, 429, RATE_LIMITED, headers);
       return;
     }
     const { cache, counter } = this.#d.resolution;
     cache.stats.hits++;
     hit.counted = counter.count(hit.counted, hit.node);
     this.served++;
-    this.#send(req, res, start, ip, 200, entry.body, entry.length, [
-      "ratelimit-limit",
-      max,
-      "ratelimit-remaining",
-      String(limit.remaining ?? 0),
-      "ratelimit-reset",
-      reset,
-    ]);
+    // One list for every hit, its figures written in place: writeHead reads it into the header block before it
+    // returns and keeps no reference, so no hit allocates its headers.
+    const headers = this.#found;
+    const at = this.#corsFlat.length;
+    headers[at + FOUND_LIMIT] = max;
+    headers[at + FOUND_REMAINING] = String(limit.remaining ?? 0);
+    headers[at + FOUND_RESET] = reset;
+    headers[at + FOUND_LENGTH] = entry.length;
+    this.#send(req, res, start, ip, 200, entry.body, headers);
   }
 
   #send(
@@ -192,19 +220,16 @@ export class FastResolve {
     ip: string,
     status: 200 | 429,
     body: string,
-    length: string,
-    limitHeaders: string[],
+    headers: string[],
   ): void {
     // A flat list is the cheapest form writeHead takes: no key walk, no own-property checks.
-    const headers = this.#corsFlat.concat(limitHeaders);
-    headers.push("content-type", "application/json; charset=utf-8", "content-length", length);
     res.writeHead(status, headers);
     res.end(body);
     this.#d.onAnswer?.({
       method: "GET",
       route: RESOLVE_ROUTE,
       status,
-      contentType: "application/json; charset=utf-8",
+      contentType: JSON_TYPE,
       body: JSON.parse(body),
     });
     const ms = performance.now() - start;
