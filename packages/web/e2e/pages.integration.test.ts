@@ -94,13 +94,20 @@ describe("the web page in Chromium", () => {
     const processed = page.locator("dt", { hasText: "Processed ledger" }).locator("+ dd");
     expect(await processed.innerText()).toBe(String(head));
     // States and details in words, not the API's field names.
-    for (const component of ["Database", "Indexer", "Escrow watcher"])
+    for (const component of ["Database", "Connection to the Stellar network", "Indexer", "Escrow watcher"])
       expect(await state(component)).toBe("Operational");
+    // Components by what they are: the API's "the service RPC" is not shown as such.
+    expect(await page.locator("td", { hasText: /service RPC/i }).count()).toBe(0);
     // A component with no details says so, rather than leaving an empty "Details:" (a stacked card on a phone).
     expect(await page.locator("tr", { hasText: "Database" }).locator("td").nth(2).innerText()).toBe("—");
     const indexer = await page.locator("tr", { hasText: "Indexer" }).locator("td").nth(2).innerText();
     expect(indexer).toMatch(
       new RegExp(`^at ledger ${head}; keeping up with the chain; last progress .+; every event applied$`),
+    );
+    // Not Intl's bare "now" ("last progress now"): within seconds it is "just now".
+    expect(indexer).not.toMatch(/progress now/);
+    expect(await page.locator("dt", { hasText: "Processed at" }).locator("+ dd").innerText()).not.toMatch(
+      /\(now\)/,
     );
     const escrow = await page.locator("tr", { hasText: "Escrow watcher" }).locator("td").nth(2).innerText();
     expect(escrow).toMatch(/^last poll (just now|\d+ seconds? ago); nothing parked$/);

@@ -4,6 +4,7 @@ import {
   basis,
   claimState,
   componentDetails,
+  componentName,
   componentState,
   eventType,
   feeOutcome,
@@ -14,6 +15,14 @@ import {
   timeline,
 } from "./words.ts";
 
+describe("componentName", () => {
+  it("says the API's chain connection in words, and starts every name with a capital", () => {
+    expect(componentName("the service RPC")).toBe("Connection to the Stellar network");
+    expect(componentName("Indexer")).toBe("Indexer");
+    expect(componentName("read replica")).toBe("Read replica");
+  });
+});
+
 describe("componentState and componentDetails", () => {
   it("say each state in words, and what a component reports, without field names", () => {
     expect(componentState("operational")).toBe("Operational");
@@ -22,6 +31,17 @@ describe("componentState and componentDetails", () => {
     expect(componentState("down")).toBe("Down");
     expect(componentState("unknown")).toBe("Not known yet");
     expect(componentDetails({ name: "Database", state: "operational" })).toBe("—");
+    // The reason the service gives for a component that is down comes first, in its own words.
+    expect(
+      componentDetails({
+        name: "Indexer",
+        state: "down",
+        ledger: 30,
+        lag: null,
+        deadLetters: 0,
+        reason: "the RPC serves another network than the one indexed",
+      }),
+    ).toBe("the RPC serves another network than the one indexed; at ledger 30; every event applied");
     const indexer = componentDetails(
       {
         name: "Indexer",

@@ -15,6 +15,16 @@ export function componentState(state: string): string {
 }
 
 /**
+ * A `/v1/status` component's name as the page says it. The API names its chain connection "the service RPC" (the
+ * spec's name, docs/api.md "GET /v1/status"), which reads as jargon mid-sentence and as a fragment at the start of a
+ * row; the others are plain words already and start with a capital, as a row does.
+ */
+export function componentName(name: string): string {
+  if (name === "the service RPC") return "Connection to the Stellar network";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/**
  * The status page's one-line summary. While its last read again failed (`stale`), what it shows is the earlier
  * answer, said in the past: "All systems operational" under "the service could not be reached" would contradict it.
  */
@@ -40,6 +50,9 @@ export function componentDetails(
   readAt: number = now,
 ): string {
   const parts: string[] = [];
+  // Why a component is down, in the service's words (the indexer refusing a chain that is not the one it indexed:
+  // docs/api.md "GET /v1/status"): the one thing an operator looking at a "Down" needs first.
+  if (typeof component.reason === "string" && component.reason !== "") parts.push(component.reason);
   const n = (key: string): number | null => {
     const value = component[key];
     return typeof value === "number" ? value : null;
