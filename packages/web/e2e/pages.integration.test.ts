@@ -261,7 +261,16 @@ describe("the web page in Chromium", () => {
     const instant = await expiredAt.locator("time").getAttribute("datetime");
     expect(instant).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await expiredAt.locator("time").getAttribute("title")).toBe(instant);
-    // The registrar and resolver link to their contract's events.
+    // The registrar and resolver link to their contract's events, under Details: contract ids are machine values.
+    const contracts = page.locator("#overview details", { hasText: "the namespace's contracts" });
+    expect(
+      await page
+        .locator("#overview")
+        .getByRole("link", { name: /^C[A-Z2-7]{55}$/ })
+        .first()
+        .isVisible(),
+    ).toBe(false);
+    await contracts.locator("summary").click();
     for (const term of ["Registrar", "Resolver"])
       expect(
         await page.locator("dt", { hasText: term }).locator("+ dd").getByRole("link").getAttribute("href"),
