@@ -406,7 +406,11 @@ describe("the web page in Chromium", () => {
     await pay.getByRole("link", { name: "pay.alice.acme" }).click();
     await page.waitForURL(/\/name\/pay\.alice\.acme$/);
     await page.locator("dt", { hasText: "Pays to" }).waitFor();
-    expect(await page.locator("dt", { hasText: "State" }).locator("+ dd").innerText()).toBe("active");
+    expect(await page.locator("dt", { hasText: "State" }).locator("+ dd").innerText()).toBe(
+      "Active: it resolves",
+    );
+    // The chain's generation counter is a machine value: only under Details.
+    expect(await page.locator("dt", { hasText: "Generation" }).isVisible()).toBe(false);
     expect(await page.locator(".error").count()).toBe(0);
     await check("name-pay.alice.acme");
   });
