@@ -134,6 +134,20 @@ describe("eventType", () => {
     expect(eventType("text_v1")).toBe("A text record changed");
     expect(eventType("chn_v1")).toBe("A network address changed");
     expect(eventType("fancy_v9")).toBe("Contract event fancy_v9");
+    // Every event docs/contracts.md lists is said in words: a contract's page shows the registry's own.
+    for (const type of [
+      "dep_res",
+      "locked",
+      "set_res",
+      "prop_tr",
+      "acc_tr",
+      "sub_pol",
+      "set_pri",
+      "clm_ann",
+      "fee_paid",
+    ])
+      expect(eventType(type), type).not.toMatch(/^Contract event |_/);
+    expect(eventType("locked")).toBe("Namespace locked: its routing is frozen for good");
     expect(eventType(null)).toBe("Event without a type");
   });
 });
