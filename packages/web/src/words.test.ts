@@ -1,6 +1,7 @@
 // The API's states and event types in words, and a name's timeline made of its lifecycle and its record changes.
 import { describe, expect, it } from "vitest";
 import {
+  attemptError,
   basis,
   claimState,
   componentDetails,
@@ -221,5 +222,21 @@ describe("nameFlags", () => {
       display: none,
       primary: none,
     });
+  });
+});
+
+describe("attemptError", () => {
+  it("says a webhook attempt's network error in words, and leaves text that already is words", () => {
+    expect(attemptError("connect ECONNREFUSED 127.0.0.1:18599")).toBe(
+      "the receiver refused the connection (nothing listens at that address)",
+    );
+    expect(attemptError("fetch failed: getaddrinfo ENOTFOUND hooks.example")).toBe(
+      "the receiver's host name could not be found",
+    );
+    expect(attemptError("fetch failed: other side closed (UND_ERR_SOCKET)")).toBe(
+      "the receiver cut the connection",
+    );
+    expect(attemptError("timed out after 10000 ms")).toBeNull();
+    expect(attemptError("target refused: 10.0.0.1 is a private address")).toBeNull();
   });
 });

@@ -284,6 +284,27 @@ export function deliveryState(state: string): string {
   return words[state] ?? state;
 }
 
+/**
+ * Why a webhook attempt got no answer, in words: the service logs the network error as Node gave it ("connect
+ * ECONNREFUSED 127.0.0.1:18599", packages/server/src/webhooks/send.ts), whose code tells an owner nothing. Null when
+ * the text is already words (a timeout, "target refused: …") or no known code is in it: then it is shown as it is.
+ */
+export function attemptError(error: string): string | null {
+  const words: readonly [RegExp, string][] = [
+    [/\bECONNREFUSED\b/, "the receiver refused the connection (nothing listens at that address)"],
+    [/\b(?:ENOTFOUND|EAI_AGAIN)\b/, "the receiver's host name could not be found"],
+    [/\b(?:ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, "the connection to the receiver timed out"],
+    [/\b(?:ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, "the receiver cut the connection"],
+    [/\b(?:EHOSTUNREACH|ENETUNREACH)\b/, "the receiver's network cannot be reached"],
+    [
+      /\b(?:CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_\w+)\b/,
+      "the receiver's TLS certificate was not accepted",
+    ],
+  ];
+  for (const [code, said] of words) if (code.test(error)) return said;
+  return null;
+}
+
 /** A claim-fee receipt's outcome (docs/api.md "Claim fee"): what became of the fee. */
 export function feeOutcome(outcome: string): string {
   const words: Record<string, string> = {
