@@ -507,16 +507,22 @@ describe("the web page in Chromium", () => {
     expect(await events.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
       "Name changed at the registrar (issue, transfer, renewal, reclaim or address)",
     ]);
-    // The contracts' own event type only under Details.
-    expect(await events.locator("tbody tr td").nth(1).innerText()).toMatch(/^C[A-Z2-7]{55}$/);
+    // The contract as what it is; its id and the contracts' own event type only under Details.
+    expect(await events.locator("tbody tr td").nth(1).innerText()).toBe("A namespace's registrar");
     expect(await page.locator("details", { hasText: "name_v1" }).count()).toBe(1);
+    expect(
+      await page.locator("details", { hasText: /Contracts, in the same order: C[A-Z2-7]{55}\./ }).count(),
+    ).toBe(1);
     expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?txHash=${hash}`,
     );
     await check("transaction");
     // Its contract is a link to that contract's events.
-    const contract = events.locator("tbody tr td").nth(1).getByRole("link");
-    const contractId = await contract.innerText();
+    const contract = events
+      .locator("tbody tr td")
+      .nth(1)
+      .getByRole("link", { name: "A namespace's registrar" });
+    const contractId = ((await contract.getAttribute("href")) ?? "").replace(/^\/contract\//, "");
     expect(contractId).toMatch(/^C[A-Z2-7]{55}$/);
     await contract.click();
     await page.waitForURL(new RegExp(`/contract/${contractId}$`));

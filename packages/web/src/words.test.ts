@@ -7,6 +7,7 @@ import {
   componentDetails,
   componentName,
   componentState,
+  eventContract,
   eventType,
   feeOutcome,
   nameFlags,
@@ -238,5 +239,16 @@ describe("attemptError", () => {
     );
     expect(attemptError("timed out after 10000 ms")).toBeNull();
     expect(attemptError("target refused: 10.0.0.1 is a private address")).toBeNull();
+  });
+});
+
+describe("eventContract", () => {
+  it("says which contract emits an event, by its type; nothing for a type docs/contracts.md does not list", () => {
+    expect(eventContract("name_v1")).toBe("A namespace's registrar");
+    expect(eventContract("ns_v1")).toBe("The registry");
+    expect(eventContract("text_v1")).toBe("A namespace's resolver");
+    expect(eventContract("clm_ann")).toBe("The claim allocator");
+    expect(eventContract("fancy_v9")).toBeNull();
+    expect(eventContract(null)).toBeNull();
   });
 });

@@ -195,6 +195,57 @@ export function eventType(type: string | null): string {
   return words[type] ?? `Contract event ${type}`;
 }
 
+/**
+ * Which contract emits an event of this type (docs/contracts.md "Events": each type is one contract's), said as
+ * what it is — "A namespace's registrar" — rather than its C… id; null for a type it does not list.
+ */
+export function eventContract(type: string | null): string | null {
+  const kinds: readonly [string, readonly string[]][] = [
+    [
+      "The registry",
+      [
+        "ns_v1",
+        "ns",
+        "dep_reg",
+        "att_reg",
+        "dep_res",
+        "set_res",
+        "reg_upg",
+        "res_upg",
+        "locked",
+        "prop_tr",
+        "acc_tr",
+        "canc_tr",
+      ],
+    ],
+    ["A namespace's registrar", ["name_v1", "name", "xfer_v1", "sub_pol", "sub_v1"]],
+    ["A namespace's resolver", ["addr_v1", "text_v1", "pay_v1", "disp_v1", "chn_pol", "chn_v1"]],
+    ["The primary-name contract", ["set_pri", "clr_pri"]],
+    ["The lookup contract", ["upg_prop", "upg_exec", "upg_canc"]],
+    [
+      "The claim allocator",
+      [
+        "clm_ann",
+        "clm_obj",
+        "obj_end",
+        "clm_resp",
+        "clm_awd",
+        "clm_wd",
+        "clm_rej",
+        "clm_exp",
+        "fee_cfg",
+        "fee_paid",
+        "fee_done",
+        "fee_cred",
+        "fee_pull",
+        "fee_sweep",
+      ],
+    ],
+  ];
+  if (type === null) return null;
+  return kinds.find(([, types]) => types.includes(type))?.[0] ?? null;
+}
+
 /** Besides the registrar's name events, what a name's timeline shows: its records and transfer offers. */
 const TIMELINE_TYPES = new Set(["addr_v1", "text_v1", "pay_v1", "disp_v1", "chn_v1", "xfer_v1"]);
 
