@@ -178,6 +178,35 @@ describe("the web page in Chromium", () => {
     session.reset();
   });
 
+  it("says Reconnecting… when the stream never comes up, and reads the page again when the person comes back to it", async () => {
+    await page.route("**/v1/stream**", (route) =>
+      route.fulfill({ status: 503, contentType: "text/plain", body: "stream unavailable" }),
+    );
+    try {
+      await page.goto(`${base}/namespace/acme`);
+      await page.locator("#overview dl").first().waitFor();
+      // Not "Connecting…" for ever: the browser gave up on an answer that is no stream, and the page retries it.
+      await page
+        .locator("[data-live]")
+        .filter({ hasText: "Reconnecting…" })
+        .waitFor({ timeout: STATUS_BOUND_MS });
+      // Without its stream, the page reads what it shows again when the person comes back to it.
+      const reads: string[] = [];
+      const heard = (request: { url(): string }) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith("/v1/namespaces/acme")) reads.push(path);
+      };
+      page.on("request", heard);
+      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+      await expect.poll(() => reads.length, { timeout: STATUS_BOUND_MS }).toBeGreaterThan(0);
+      page.off("request", heard);
+    } finally {
+      await page.unroute("**/v1/stream**");
+    }
+    // The refused streams were logged by Chromium, as this test meant.
+    session.reset();
+  });
+
   it("shows lookup results while typing, and opens the name page from one", async () => {
     await page.goto(`${base}/`);
     await page.getByLabel("Name or namespace").pressSequentially("ali", { delay: 30 });
