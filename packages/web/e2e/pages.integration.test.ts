@@ -718,6 +718,12 @@ describe("the web page in Chromium", () => {
     await page.getByText(`Sign in with your wallet to buy ${listed}.`).waitFor();
     await page.getByText("No past sales.").waitFor();
     await check("listing");
+    // Not a dead end pointing at the header: the page's own button opens the sign-in dialog where the person is.
+    await page.getByRole("button", { name: `Sign in to buy ${listed}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
   });
 
   it("shows the API reference with our title and operation summaries, without Scalar's promotions", async () => {
