@@ -130,6 +130,9 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
       const note = page.getByRole("status").filter({ hasText: "Store it now" });
       await note.waitFor();
       const secret = await page.getByTestId("webhook-secret").innerText();
+      // How to use it, in words a reader can act on: not a path into the repository they cannot open.
+      expect(await note.innerText()).toContain("any Standard Webhooks library");
+      expect(await note.innerText()).not.toMatch(/docs\//);
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
       expect(await note.innerText()).toContain("it is shown only this once");
       // The note takes the focus, for a screen reader to read it.
