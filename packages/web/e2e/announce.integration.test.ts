@@ -96,6 +96,10 @@ describe("announcing a claim with the fee in Chromium, with the Demo wallet of a
     await page.goto(`${base}/claims`);
     const panel = page.getByRole("region", { name: "Announce a claim" });
     await panel.getByText("Sign in with your wallet to claim a namespace").waitFor();
+    // The panel's own button opens the sign-in dialog where the person is (not a pointer to the header).
+    await panel.getByRole("button", { name: "Sign in to claim a namespace" }).click();
+    await page.getByRole("dialog", { name: "Sign in with a wallet" }).waitFor();
+    await page.keyboard.press("Escape");
     await signInAsClaimant();
     const review = panel.getByRole("button", { name: "Review the fee" });
     await review.waitFor();

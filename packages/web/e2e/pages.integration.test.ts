@@ -94,13 +94,20 @@ describe("the web page in Chromium", () => {
     const processed = page.locator("dt", { hasText: "Processed ledger" }).locator("+ dd");
     expect(await processed.innerText()).toBe(String(head));
     // States and details in words, not the API's field names.
-    for (const component of ["Database", "Indexer", "Escrow watcher"])
+    for (const component of ["Database", "Connection to the Stellar network", "Indexer", "Escrow watcher"])
       expect(await state(component)).toBe("Operational");
+    // Components by what they are: the API's "the service RPC" is not shown as such.
+    expect(await page.locator("td", { hasText: /service RPC/i }).count()).toBe(0);
     // A component with no details says so, rather than leaving an empty "Details:" (a stacked card on a phone).
     expect(await page.locator("tr", { hasText: "Database" }).locator("td").nth(2).innerText()).toBe("—");
     const indexer = await page.locator("tr", { hasText: "Indexer" }).locator("td").nth(2).innerText();
     expect(indexer).toMatch(
       new RegExp(`^at ledger ${head}; keeping up with the chain; last progress .+; every event applied$`),
+    );
+    // Not Intl's bare "now" ("last progress now"): within seconds it is "just now".
+    expect(indexer).not.toMatch(/progress now/);
+    expect(await page.locator("dt", { hasText: "Processed at" }).locator("+ dd").innerText()).not.toMatch(
+      /\(now\)/,
     );
     const escrow = await page.locator("tr", { hasText: "Escrow watcher" }).locator("td").nth(2).innerText();
     expect(escrow).toMatch(/^last poll (just now|\d+ seconds? ago); nothing parked$/);
@@ -122,7 +129,7 @@ describe("the web page in Chromium", () => {
     const stale = page.locator("[data-stale]");
     await stale.waitFor({ timeout: STATUS_BOUND_MS });
     expect(await stale.locator("p").innerText()).toMatch(
-      /^Could not be refreshed: The service could not be reached\. Check the connection and try again\. Shown as read at .+\.$/,
+      /^Could not be refreshed: The service could not be reached\. Shown as read at .+; the page tries again by itself\.$/,
     );
     expect(await text("#status-summary")).toBe(
       `All systems were operational when last read · ledger ${head + 1}`,
@@ -136,7 +143,7 @@ describe("the web page in Chromium", () => {
     const proxy = stale.filter({ hasText: "not answering properly" });
     await proxy.waitFor({ timeout: STATUS_BOUND_MS });
     expect(await proxy.locator("p").innerText()).toMatch(
-      /^Could not be refreshed: The service is not answering properly right now\. Try again shortly\. Shown as read at .+\.$/,
+      /^Could not be refreshed: The service is not answering properly right now\. Shown as read at .+; the page tries again by itself\.$/,
     );
     await proxy.getByText("Details").click();
     expect(await proxy.locator(".details-body").innerText()).toBe("HTTP 502: <h1>502 Bad Gateway</h1>");
@@ -145,6 +152,58 @@ describe("the web page in Chromium", () => {
     await stale.waitFor({ state: "detached", timeout: STATUS_BOUND_MS });
     expect(await page.evaluate(() => (window as unknown as { statusMark?: string }).statusMark)).toBe("kept");
     // The refused reads were logged by Chromium, as this test meant.
+    session.reset();
+  });
+
+  it("says Reconnecting… when the change stream drops while the network stays up, and Live once it is back", async () => {
+    await page.goto(`${base}/`);
+    const indicator = page.locator("[data-live]");
+    await indicator.filter({ hasText: /^Live$/ }).waitFor({ timeout: STATUS_BOUND_MS });
+    // The service drops every connection (a restart, a proxy's idle cut) and answers no stream for a while; the
+    // browser stays online (no `offline` event: the module learns it from the stream alone).
+    await page.route("**/v1/stream**", (route) =>
+      route.fulfill({ status: 503, contentType: "text/plain", body: "stream unavailable" }),
+    );
+    app.server.closeAllConnections();
+    await indicator.filter({ hasText: "Reconnecting…" }).waitFor({ timeout: STATUS_BOUND_MS });
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    // Still not live a few retries later: the indicator does not claim Live while nothing is heard.
+    await page.waitForTimeout(5_000);
+    expect(await indicator.innerText()).toMatch(/^Reconnecting…/);
+    // The status read itself still gets through: the page says no stale note, only that it may be behind.
+    expect(await page.locator("[data-stale]").count()).toBe(0);
+    await page.unroute("**/v1/stream**");
+    await indicator.filter({ hasText: /^Live$/ }).waitFor({ timeout: STATUS_BOUND_MS });
+    // The refused stream was logged by Chromium, as this test meant.
+    session.reset();
+  });
+
+  it("says Reconnecting… when the stream never comes up, and reads the page again when the person comes back to it", async () => {
+    await page.route("**/v1/stream**", (route) =>
+      route.fulfill({ status: 503, contentType: "text/plain", body: "stream unavailable" }),
+    );
+    try {
+      await page.goto(`${base}/namespace/acme`);
+      await page.locator("#overview dl").first().waitFor();
+      // Not "Connecting…" for ever: the browser gave up on an answer that is no stream, and the page retries it.
+      await page
+        .locator("[data-live]")
+        .filter({ hasText: "Reconnecting…" })
+        .waitFor({ timeout: STATUS_BOUND_MS });
+      // Without its stream, the page reads what it shows again when the person comes back to it.
+      const reads: string[] = [];
+      const heard = (request: { url(): string }) => {
+        const path = new URL(request.url()).pathname;
+        if (path.startsWith("/v1/namespaces/acme")) reads.push(path);
+      };
+      page.on("request", heard);
+      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+      await expect.poll(() => reads.length, { timeout: STATUS_BOUND_MS }).toBeGreaterThan(0);
+      page.off("request", heard);
+    } finally {
+      await page.unroute("**/v1/stream**");
+    }
+    // The refused streams were logged by Chromium, as this test meant.
     session.reset();
   });
 
@@ -231,7 +290,16 @@ describe("the web page in Chromium", () => {
     const instant = await expiredAt.locator("time").getAttribute("datetime");
     expect(instant).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await expiredAt.locator("time").getAttribute("title")).toBe(instant);
-    // The registrar and resolver link to their contract's events.
+    // The registrar and resolver link to their contract's events, under Details: contract ids are machine values.
+    const contracts = page.locator("#overview details", { hasText: "the namespace's contracts" });
+    expect(
+      await page
+        .locator("#overview")
+        .getByRole("link", { name: /^C[A-Z2-7]{55}$/ })
+        .first()
+        .isVisible(),
+    ).toBe(false);
+    await contracts.locator("summary").click();
     for (const term of ["Registrar", "Resolver"])
       expect(
         await page.locator("dt", { hasText: term }).locator("+ dd").getByRole("link").getAttribute("href"),
@@ -367,7 +435,11 @@ describe("the web page in Chromium", () => {
     await pay.getByRole("link", { name: "pay.alice.acme" }).click();
     await page.waitForURL(/\/name\/pay\.alice\.acme$/);
     await page.locator("dt", { hasText: "Pays to" }).waitFor();
-    expect(await page.locator("dt", { hasText: "State" }).locator("+ dd").innerText()).toBe("active");
+    expect(await page.locator("dt", { hasText: "State" }).locator("+ dd").innerText()).toBe(
+      "Active: it resolves",
+    );
+    // The chain's generation counter is a machine value: only under Details.
+    expect(await page.locator("dt", { hasText: "Generation" }).isVisible()).toBe(false);
     expect(await page.locator(".error").count()).toBe(0);
     await check("name-pay.alice.acme");
   });
@@ -464,16 +536,22 @@ describe("the web page in Chromium", () => {
     expect(await events.locator("tbody tr td:first-child").allInnerTexts()).toEqual([
       "Name changed at the registrar (issue, transfer, renewal, reclaim or address)",
     ]);
-    // The contracts' own event type only under Details.
-    expect(await events.locator("tbody tr td").nth(1).innerText()).toMatch(/^C[A-Z2-7]{55}$/);
+    // The contract as what it is; its id and the contracts' own event type only under Details.
+    expect(await events.locator("tbody tr td").nth(1).innerText()).toBe("A namespace's registrar");
     expect(await page.locator("details", { hasText: "name_v1" }).count()).toBe(1);
+    expect(
+      await page.locator("details", { hasText: /Contracts, in the same order: C[A-Z2-7]{55}\./ }).count(),
+    ).toBe(1);
     expect(await page.locator("details a", { hasText: "these events as JSON" }).getAttribute("href")).toBe(
       `/v1/events?txHash=${hash}`,
     );
     await check("transaction");
     // Its contract is a link to that contract's events.
-    const contract = events.locator("tbody tr td").nth(1).getByRole("link");
-    const contractId = await contract.innerText();
+    const contract = events
+      .locator("tbody tr td")
+      .nth(1)
+      .getByRole("link", { name: "A namespace's registrar" });
+    const contractId = ((await contract.getAttribute("href")) ?? "").replace(/^\/contract\//, "");
     expect(contractId).toMatch(/^C[A-Z2-7]{55}$/);
     await contract.click();
     await page.waitForURL(new RegExp(`/contract/${contractId}$`));
@@ -640,6 +718,12 @@ describe("the web page in Chromium", () => {
     await page.getByText(`Sign in with your wallet to buy ${listed}.`).waitFor();
     await page.getByText("No past sales.").waitFor();
     await check("listing");
+    // Not a dead end pointing at the header: the page's own button opens the sign-in dialog where the person is.
+    await page.getByRole("button", { name: `Sign in to buy ${listed}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Sign in with a wallet" });
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
   });
 
   it("shows the API reference with our title and operation summaries, without Scalar's promotions", async () => {

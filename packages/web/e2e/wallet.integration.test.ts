@@ -186,6 +186,13 @@ describe("the console in Chromium, with the Demo wallet of a dev app", () => {
   it("says in words why a change was refused: a subname that exists already", async () => {
     await page.goto(`${base}/name/alice.acme`);
     await signInAs("alice");
+    // alice.acme is already alice's display and primary name (the demo's): the page says so and offers neither.
+    await page
+      .getByText(
+        /^Now: alice\.acme is the display name of G[A-Z2-7]{55} in acme\. alice\.acme is its primary name\.$/,
+      )
+      .waitFor();
+    expect(await page.getByRole("button", { name: /^Make it your (display|primary) name$/ }).count()).toBe(0);
     await page.getByRole("button", { name: "Create a subname" }).click();
     await page.getByLabel("New subname").fill("pay");
     await page.getByRole("button", { name: "Create subname" }).click();

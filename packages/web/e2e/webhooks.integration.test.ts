@@ -130,6 +130,9 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
       const note = page.getByRole("status").filter({ hasText: "Store it now" });
       await note.waitFor();
       const secret = await page.getByTestId("webhook-secret").innerText();
+      // How to use it, in words a reader can act on: not a path into the repository they cannot open.
+      expect(await note.innerText()).toContain("any Standard Webhooks library");
+      expect(await note.innerText()).not.toMatch(/docs\//);
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
       expect(await note.innerText()).toContain("it is shown only this once");
       // The note takes the focus, for a screen reader to read it.
@@ -204,18 +207,22 @@ describe("the owner's webhook console in Chromium, with the Demo wallet of a dev
         type: "name.renewed",
         data: { namespace: "acme" },
       });
-      await endpoint.getByRole("button", { name: "Refresh deliveries" }).click();
+      // The open log follows the deliverer by itself (it is polled): no button to refresh it.
+      expect(await endpoint.getByRole("button", { name: /Refresh/ }).count()).toBe(0);
       const log = endpoint.locator("table", { has: page.locator("caption", { hasText: "Deliveries to" }) });
       const row = log.locator("tbody tr").first();
-      await row.getByText("delivered").waitFor();
-      expect(await row.locator("td").first().innerText()).toMatch(/^A name was renewed \(change \d+\)$/);
+      await row.getByText("delivered").waitFor({ timeout: 15_000 });
+      // The change in words; its stream position and the delivery's id only under Details.
+      const change = row.locator("td").first();
+      expect(await change.innerText()).toMatch(/^A name was renewed\s+Details$/);
+      await change.getByText("Details").click();
+      expect(await change.locator(".details-body").innerText()).toMatch(/^Change \d+; delivery \S+$/);
       expect(await row.locator("td").nth(2).innerText()).toMatch(/HTTP 200 in \d+ ms “ok”/);
       await check("delivery log", [MARKET_OFF, "/console/webhooks"]);
-      await row.getByRole("button", { name: /^Send again: change \d+$/ }).click();
+      await row.getByRole("button", { name: /^Send again: a name was renewed, \S/ }).click();
       await deliver(2);
       expect(received[1]).toBe(received[0]);
-      await endpoint.getByRole("button", { name: "Refresh deliveries" }).click();
-      await log.locator("tbody tr").first().locator("li").nth(1).waitFor();
+      await log.locator("tbody tr").first().locator("li").nth(1).waitFor({ timeout: 15_000 });
 
       // Delete asks first; keeping it keeps it, and the keyboard confirms.
       await endpoint.getByRole("button", { name: "Delete" }).click();

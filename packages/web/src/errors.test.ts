@@ -1,7 +1,7 @@
 // Errors by meaning: the API's code becomes a sentence; the detail stays for a report.
 import { NameregError, PreparedTransactionRejected } from "@namereg/client";
 import { describe, expect, it } from "vitest";
-import { AnnounceRefused, explain } from "./errors.ts";
+import { AnnounceRefused, explain, withoutRetryAdvice } from "./errors.ts";
 import { WalletError } from "./wallet/wallet.ts";
 
 describe("explain", () => {
@@ -105,5 +105,24 @@ describe("explain", () => {
       sentence: "The wallet refused or could not answer.",
       detail: "User declined access",
     });
+  });
+});
+
+describe("withoutRetryAdvice", () => {
+  it("keeps what happened and drops the advice to try again, for a read the page retries by itself", () => {
+    const said = (error: unknown) => withoutRetryAdvice(explain(error).sentence);
+    expect(said(new NameregError(0, { error: "network_error" }))).toBe("The service could not be reached.");
+    expect(said(new NameregError(503, { error: "database_unavailable" }))).toBe(
+      "The service's database cannot be reached right now.",
+    );
+    expect(said(new NameregError(429, { error: "rate_limited" }))).toBe(
+      "Too many requests from this address.",
+    );
+    expect(said(new NameregError(500, { error: "internal_error" }))).toBe("The service failed to answer.");
+    expect(said(new NameregError(502, { error: "unknown_error" }))).toBe(
+      "The service is not answering properly right now.",
+    );
+    // A sentence with no such advice stays whole.
+    expect(withoutRetryAdvice("There is no such name.")).toBe("There is no such name.");
   });
 });

@@ -178,3 +178,15 @@ export function explain(error: unknown): Explained {
   const detail = error instanceof Error ? error.message : String(error);
   return { code: "unknown_error", sentence: "Something went wrong in the page.", detail };
 }
+
+/**
+ * What happened, without the sentence's advice to try again ("The service could not be reached."): said of a read
+ * the page keeps trying by itself (ui.tsx StaleNote, live/query.ts RETRY_FAILED_MS), where "Check the connection
+ * and try again" would send the person to do what the page already does.
+ */
+export function withoutRetryAdvice(sentence: string): string {
+  return sentence.replace(
+    /\s*(?:Check the connection and try again|Wait a moment and try again|Try again)\b.*$/,
+    "",
+  );
+}

@@ -93,7 +93,10 @@ describe("relativeTime", () => {
     expect(relativeTime("2026-12-01T14:25:00Z", now, "en")).toBe("3 minutes ago");
     expect(relativeTime("2026-12-02T13:28:00Z", now, "en")).toBe("in 23 hours");
     expect(relativeTime("2026-12-02T14:28:00Z", now, "en")).toBe("tomorrow");
-    expect(relativeTime("2026-12-01T14:28:03Z", now, "en")).toBe("now");
+    expect(relativeTime("2026-12-01T14:28:03Z", now, "en")).toBe("in a few seconds");
+    expect(relativeTime("2026-12-01T14:27:57Z", now, "en")).toBe("just now");
+    expect(relativeTime("2026-12-01T14:28:00Z", now, "en")).toBe("just now");
+    expect(relativeTime("2026-12-01T14:27:48Z", now, "en")).toBe("12 seconds ago");
   });
 
   it("never rounds up to the next unit", () => {

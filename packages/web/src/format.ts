@@ -77,8 +77,9 @@ const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /**
- * How far an instant is from `now`, in the largest unit that fits: "in 6 days", "3 minutes ago", "now". Rounded
- * toward zero, so "in 23 hours" is never said of 23 h 59 min as "in 1 day".
+ * How far an instant is from `now`, in the largest unit that fits: "in 6 days", "3 minutes ago", "just now". Rounded
+ * toward zero, so "in 23 hours" is never said of 23 h 59 min as "in 1 day". Within 10 s it is "just now" (or "in a
+ * few seconds"), not Intl's bare "now": "last progress now" and "1:07 PM (now)" do not read as English.
  */
 export function relativeTime(iso: string, now: number = Date.now(), locale?: string): string | null {
   const at = new Date(iso).getTime();
@@ -88,9 +89,8 @@ export function relativeTime(iso: string, now: number = Date.now(), locale?: str
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size || unit === "second") {
       const count = Math.trunc(seconds / size);
-      return unit === "second" && Math.abs(seconds) < 10
-        ? format.format(0, "second")
-        : format.format(count, unit);
+      if (unit === "second" && Math.abs(seconds) < 10) return seconds > 0 ? "in a few seconds" : "just now";
+      return format.format(count, unit);
     }
   }
   return null;

@@ -2,7 +2,7 @@
 // lists, error notes by meaning, and a link per kind of entity.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect } from "preact/hooks";
-import type { Explained } from "./errors.ts";
+import { type Explained, withoutRetryAdvice } from "./errors.ts";
 import { dateTime, relativeTime, textParts, webAddress } from "./format.ts";
 import { type Polling, useQueryResult } from "./live/query.ts";
 import { type Loaded, loadedOf, type Stale } from "./loaded.ts";
@@ -58,12 +58,17 @@ export function Section<T>(props: {
   );
 }
 
-/** What is shown below could not be read again: why, and how old it is. */
+/**
+ * What is shown below could not be read again: why, how old it is, and that the page tries again by itself (a
+ * polled read on its timer, any other every few seconds until it gets an answer: live/query.ts), so the person is
+ * not told to.
+ */
 export function StaleNote(props: Stale): JSX.Element {
   return (
     <div class="stale" role="status" data-stale={props.error.code}>
       <p>
-        Could not be refreshed: {props.error.sentence} Shown as read at <When at={props.readAt} relative />.
+        Could not be refreshed: {withoutRetryAdvice(props.error.sentence)} Shown as read at{" "}
+        <When at={props.readAt} relative />; the page tries again by itself.
       </p>
       {/* What the service or the browser said, for a report ("…with the details below"), as ErrorNote keeps it. */}
       {props.error.detail === undefined ? null : <Details>{props.error.detail}</Details>}

@@ -1,10 +1,13 @@
 // The API's states and event types in words, and a name's timeline made of its lifecycle and its record changes.
 import { describe, expect, it } from "vitest";
 import {
+  attemptError,
   basis,
   claimState,
   componentDetails,
+  componentName,
   componentState,
+  eventContract,
   eventType,
   feeOutcome,
   nameFlags,
@@ -14,6 +17,14 @@ import {
   timeline,
 } from "./words.ts";
 
+describe("componentName", () => {
+  it("says the API's chain connection in words, and starts every name with a capital", () => {
+    expect(componentName("the service RPC")).toBe("Connection to the Stellar network");
+    expect(componentName("Indexer")).toBe("Indexer");
+    expect(componentName("read replica")).toBe("Read replica");
+  });
+});
+
 describe("componentState and componentDetails", () => {
   it("say each state in words, and what a component reports, without field names", () => {
     expect(componentState("operational")).toBe("Operational");
@@ -22,6 +33,17 @@ describe("componentState and componentDetails", () => {
     expect(componentState("down")).toBe("Down");
     expect(componentState("unknown")).toBe("Not known yet");
     expect(componentDetails({ name: "Database", state: "operational" })).toBe("—");
+    // The reason the service gives for a component that is down comes first, in its own words.
+    expect(
+      componentDetails({
+        name: "Indexer",
+        state: "down",
+        ledger: 30,
+        lag: null,
+        deadLetters: 0,
+        reason: "the RPC serves another network than the one indexed",
+      }),
+    ).toBe("the RPC serves another network than the one indexed; at ledger 30; every event applied");
     const indexer = componentDetails(
       {
         name: "Indexer",
@@ -114,6 +136,20 @@ describe("eventType", () => {
     expect(eventType("text_v1")).toBe("A text record changed");
     expect(eventType("chn_v1")).toBe("A network address changed");
     expect(eventType("fancy_v9")).toBe("Contract event fancy_v9");
+    // Every event docs/contracts.md lists is said in words: a contract's page shows the registry's own.
+    for (const type of [
+      "dep_res",
+      "locked",
+      "set_res",
+      "prop_tr",
+      "acc_tr",
+      "sub_pol",
+      "set_pri",
+      "clm_ann",
+      "fee_paid",
+    ])
+      expect(eventType(type), type).not.toMatch(/^Contract event |_/);
+    expect(eventType("locked")).toBe("Namespace locked: its routing is frozen for good");
     expect(eventType(null)).toBe("Event without a type");
   });
 });
@@ -187,5 +223,32 @@ describe("nameFlags", () => {
       display: none,
       primary: none,
     });
+  });
+});
+
+describe("attemptError", () => {
+  it("says a webhook attempt's network error in words, and leaves text that already is words", () => {
+    expect(attemptError("connect ECONNREFUSED 127.0.0.1:18599")).toBe(
+      "the receiver refused the connection (nothing listens at that address)",
+    );
+    expect(attemptError("fetch failed: getaddrinfo ENOTFOUND hooks.example")).toBe(
+      "the receiver's host name could not be found",
+    );
+    expect(attemptError("fetch failed: other side closed (UND_ERR_SOCKET)")).toBe(
+      "the receiver cut the connection",
+    );
+    expect(attemptError("timed out after 10000 ms")).toBeNull();
+    expect(attemptError("target refused: 10.0.0.1 is a private address")).toBeNull();
+  });
+});
+
+describe("eventContract", () => {
+  it("says which contract emits an event, by its type; nothing for a type docs/contracts.md does not list", () => {
+    expect(eventContract("name_v1")).toBe("A namespace's registrar");
+    expect(eventContract("ns_v1")).toBe("The registry");
+    expect(eventContract("text_v1")).toBe("A namespace's resolver");
+    expect(eventContract("clm_ann")).toBe("The claim allocator");
+    expect(eventContract("fancy_v9")).toBeNull();
+    expect(eventContract(null)).toBeNull();
   });
 });

@@ -15,6 +15,16 @@ export function componentState(state: string): string {
 }
 
 /**
+ * A `/v1/status` component's name as the page says it. The API names its chain connection "the service RPC" (the
+ * spec's name, docs/api.md "GET /v1/status"), which reads as jargon mid-sentence and as a fragment at the start of a
+ * row; the others are plain words already and start with a capital, as a row does.
+ */
+export function componentName(name: string): string {
+  if (name === "the service RPC") return "Connection to the Stellar network";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/**
  * The status page's one-line summary. While its last read again failed (`stale`), what it shows is the earlier
  * answer, said in the past: "All systems operational" under "the service could not be reached" would contradict it.
  */
@@ -40,6 +50,9 @@ export function componentDetails(
   readAt: number = now,
 ): string {
   const parts: string[] = [];
+  // Why a component is down, in the service's words (the indexer refusing a chain that is not the one it indexed:
+  // docs/api.md "GET /v1/status"): the one thing an operator looking at a "Down" needs first.
+  if (typeof component.reason === "string" && component.reason !== "") parts.push(component.reason);
   const n = (key: string): number | null => {
     const value = component[key];
     return typeof value === "number" ? value : null;
@@ -145,9 +158,92 @@ export function eventType(type: string | null): string {
     pay_v1: "Payment instruction set",
     disp_v1: "Display name set",
     chn_v1: "A network address changed",
+    // The rest of docs/contracts.md "Events": a contract page lists them all, a name's history none of them.
+    dep_reg: "New registrar deployed for a namespace",
+    att_reg: "Another registrar attached to a namespace",
+    dep_res: "New resolver deployed for a namespace",
+    set_res: "Resolver of a namespace set or removed",
+    reg_upg: "Registrar's code upgraded",
+    res_upg: "Resolver's code upgraded",
+    locked: "Namespace locked: its routing is frozen for good",
+    prop_tr: "Namespace transfer offered",
+    acc_tr: "Namespace transfer accepted",
+    canc_tr: "Namespace transfer cancelled",
+    sub_pol: "Subname policy changed",
+    chn_pol: "Networks for addresses changed",
+    set_pri: "Primary name set",
+    clr_pri: "Primary name cleared",
+    upg_prop: "Code upgrade proposed",
+    upg_exec: "Code upgrade carried out",
+    upg_canc: "Code upgrade cancelled",
+    clm_ann: "Claim announced",
+    clm_obj: "Objection to a claim",
+    obj_end: "Objection settled",
+    clm_resp: "Claimant responded",
+    clm_awd: "Claim awarded",
+    clm_wd: "Claim withdrawn",
+    clm_rej: "Claim rejected",
+    clm_exp: "Claim expired",
+    fee_cfg: "Claim fee set",
+    fee_paid: "Claim fee paid",
+    fee_done: "Claim fee passed on",
+    fee_cred: "Claim fee credited back",
+    fee_pull: "Claim fee credit withdrawn",
+    fee_sweep: "Claim fees swept to the recipient",
   };
   if (type === null) return "Event without a type";
   return words[type] ?? `Contract event ${type}`;
+}
+
+/**
+ * Which contract emits an event of this type (docs/contracts.md "Events": each type is one contract's), said as
+ * what it is — "A namespace's registrar" — rather than its C… id; null for a type it does not list.
+ */
+export function eventContract(type: string | null): string | null {
+  const kinds: readonly [string, readonly string[]][] = [
+    [
+      "The registry",
+      [
+        "ns_v1",
+        "ns",
+        "dep_reg",
+        "att_reg",
+        "dep_res",
+        "set_res",
+        "reg_upg",
+        "res_upg",
+        "locked",
+        "prop_tr",
+        "acc_tr",
+        "canc_tr",
+      ],
+    ],
+    ["A namespace's registrar", ["name_v1", "name", "xfer_v1", "sub_pol", "sub_v1"]],
+    ["A namespace's resolver", ["addr_v1", "text_v1", "pay_v1", "disp_v1", "chn_pol", "chn_v1"]],
+    ["The primary-name contract", ["set_pri", "clr_pri"]],
+    ["The lookup contract", ["upg_prop", "upg_exec", "upg_canc"]],
+    [
+      "The claim allocator",
+      [
+        "clm_ann",
+        "clm_obj",
+        "obj_end",
+        "clm_resp",
+        "clm_awd",
+        "clm_wd",
+        "clm_rej",
+        "clm_exp",
+        "fee_cfg",
+        "fee_paid",
+        "fee_done",
+        "fee_cred",
+        "fee_pull",
+        "fee_sweep",
+      ],
+    ],
+  ];
+  if (type === null) return null;
+  return kinds.find(([, types]) => types.includes(type))?.[0] ?? null;
 }
 
 /** Besides the registrar's name events, what a name's timeline shows: its records and transfer offers. */
@@ -237,6 +333,27 @@ export function deliveryState(state: string): string {
     failed: "failed",
   };
   return words[state] ?? state;
+}
+
+/**
+ * Why a webhook attempt got no answer, in words: the service logs the network error as Node gave it ("connect
+ * ECONNREFUSED 127.0.0.1:18599", packages/server/src/webhooks/send.ts), whose code tells an owner nothing. Null when
+ * the text is already words (a timeout, "target refused: …") or no known code is in it: then it is shown as it is.
+ */
+export function attemptError(error: string): string | null {
+  const words: readonly [RegExp, string][] = [
+    [/\bECONNREFUSED\b/, "the receiver refused the connection (nothing listens at that address)"],
+    [/\b(?:ENOTFOUND|EAI_AGAIN)\b/, "the receiver's host name could not be found"],
+    [/\b(?:ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, "the connection to the receiver timed out"],
+    [/\b(?:ECONNRESET|EPIPE|UND_ERR_SOCKET)\b/, "the receiver cut the connection"],
+    [/\b(?:EHOSTUNREACH|ENETUNREACH)\b/, "the receiver's network cannot be reached"],
+    [
+      /\b(?:CERT_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_\w+)\b/,
+      "the receiver's TLS certificate was not accepted",
+    ],
+  ];
+  for (const [code, said] of words) if (code.test(error)) return said;
+  return null;
 }
 
 /** A claim-fee receipt's outcome (docs/api.md "Claim fee"): what became of the fee. */

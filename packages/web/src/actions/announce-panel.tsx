@@ -12,6 +12,7 @@ import { api, unwrap } from "../api.ts";
 import { baseUnitsAmount } from "../format.ts";
 import { AccountLink, Defs, Details, Mono, Section, UserLink, UserText, useLoad } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
+import { SignInButton } from "../wallet/sign-in.tsx";
 import { basis as basisWords, feeOutcome } from "../words.ts";
 import { useActionRun } from "./action-flow.tsx";
 import type { ReviewedQuote } from "./announce.ts";
@@ -25,8 +26,11 @@ export function AnnouncePanel(props: { readonly onChanged: () => void }): JSX.El
     <section class="manage" aria-labelledby="announce-title">
       <h2 id="announce-title">Announce a claim</h2>
       {session === null ? (
-        <p class="hint">
-          Sign in with your wallet to claim a namespace: you announce the claim and pay the fee.
+        <p class="row">
+          <span class="hint">
+            Sign in with your wallet to claim a namespace: you announce the claim and pay the fee.
+          </span>{" "}
+          <SignInButton label="Sign in to claim a namespace" />
         </p>
       ) : (
         <Section

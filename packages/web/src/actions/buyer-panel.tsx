@@ -14,6 +14,7 @@ import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
 import { AccountLink, Defs, Details, ErrorNote, Mono, NamespaceLink, TxLink, When } from "../ui.tsx";
 import { useSession } from "../wallet/session.ts";
+import { SignInButton } from "../wallet/sign-in.tsx";
 import { useActionRun } from "./action-flow.tsx";
 import {
   type BuyerState,
@@ -112,8 +113,9 @@ export function BuyerPanel(props: {
   }, [settled]);
   if (session === null)
     return (
-      <p class="hint" id="buy">
-        Sign in with your wallet to buy {props.namespace}.
+      <p class="row" id="buy">
+        <span class="hint">Sign in with your wallet to buy {props.namespace}.</span>{" "}
+        <SignInButton label={`Sign in to buy ${props.namespace}`} />
       </p>
     );
   const { namespace, listingId } = props;

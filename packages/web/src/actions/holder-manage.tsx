@@ -90,14 +90,30 @@ export function HolderManage(props: {
         </p>
       )}
       {paysHere ? (
-        <p class="row">
-          <button type="button" disabled={busy} onClick={() => start(load((m) => m.setDisplayName(name)))}>
-            Make it your display name
-          </button>
-          <button type="button" disabled={busy} onClick={() => start(load((m) => m.setPrimaryName(name)))}>
-            Make it your primary name
-          </button>
-        </p>
+        // What is already so (the line above says it) is not offered again: "Make it your display name" beside
+        // "alice.acme is the display name of …" read as if it were not.
+        records?.displayName === true && records.primaryName === true ? null : (
+          <p class="row">
+            {records?.displayName === true ? null : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => start(load((m) => m.setDisplayName(name)))}
+              >
+                Make it your display name
+              </button>
+            )}
+            {records?.primaryName === true ? null : (
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => start(load((m) => m.setPrimaryName(name)))}
+              >
+                Make it your primary name
+              </button>
+            )}
+          </p>
+        )
       ) : (
         <p class="hint">The account {name} pays to signs these; sign in with it to set them.</p>
       )}

@@ -1,6 +1,7 @@
-import { focusManager, QueryObserver } from "@tanstack/query-core";
+import { NameregError } from "@namereg/client";
+import { environmentManager, focusManager, QueryObserver } from "@tanstack/query-core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { coalescedWait, queryClient, readOptions, refresh } from "./query.ts";
+import { coalescedWait, queryClient, RETRY_FAILED_MS, readOptions, refresh, retryFailed } from "./query.ts";
 
 /** A read whose answers the test hands out one by one, in the order the reads were asked. */
 function scriptedRead() {
@@ -83,9 +84,9 @@ describe("a polled read", () => {
       refetchOnWindowFocus: true,
       meta: { gapMs: 2000 },
     });
-    // A read the stream keeps fresh has no timer.
+    // A read the stream keeps fresh has no timer but while its last read failed without an answer.
     const plain = readOptions("ns:acme", load, true);
-    expect(plain.refetchInterval).toBeUndefined();
+    expect(plain.refetchInterval).toBe(retryFailed);
     expect(plain.meta).toBeUndefined();
   });
 
@@ -164,5 +165,46 @@ describe("a polled read", () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect([polled.asked(), other.asked()]).toEqual([2, 2]);
     for (const stop of stops) stop();
+  });
+});
+
+describe("a read that failed without an answer", () => {
+  afterEach(() => {
+    queryClient.clear();
+    vi.useRealTimers();
+    environmentManager.setIsServer(() => typeof window === "undefined");
+  });
+
+  it("is asked again by itself until it gets one; a refusal is an answer and is not", async () => {
+    vi.useFakeTimers();
+    // query-core runs no timers where there is no window (this test's Node): here it runs them as a browser does.
+    environmentManager.setIsServer(() => false);
+    const failures: unknown[] = [new TypeError("Failed to fetch"), new TypeError("Failed to fetch")];
+    let asked = 0;
+    const load = () => {
+      asked++;
+      const failure = failures.shift();
+      return failure === undefined ? Promise.resolve(`answer ${asked}`) : Promise.reject(failure);
+    };
+    const observer = new QueryObserver(queryClient, readOptions("ns:acme", load, true));
+    const stop = observer.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    expect([asked, observer.getCurrentResult().status]).toEqual([1, "error"]);
+    await vi.advanceTimersByTimeAsync(RETRY_FAILED_MS);
+    expect(asked).toBe(2);
+    await vi.advanceTimersByTimeAsync(RETRY_FAILED_MS);
+    expect([asked, observer.getCurrentResult().data]).toEqual([3, "answer 3"]);
+    // Answered: no timer any more (the stream keeps it fresh).
+    await vi.advanceTimersByTimeAsync(RETRY_FAILED_MS * 4);
+    expect(asked).toBe(3);
+    stop();
+  });
+
+  it("has no timer when the service answered with a refusal", () => {
+    const refused = new NameregError(404, { error: "name_not_found", detail: "no such name" });
+    const failed = new NameregError(503, { error: "database_unavailable", detail: "down" });
+    expect(retryFailed({ state: { status: "error", error: refused } } as never)).toBe(false);
+    expect(retryFailed({ state: { status: "error", error: failed } } as never)).toBe(RETRY_FAILED_MS);
+    expect(retryFailed({ state: { status: "success", error: null } } as never)).toBe(false);
   });
 });

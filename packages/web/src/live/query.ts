@@ -10,6 +10,7 @@ import {
   type QueryObserverResult,
 } from "@tanstack/query-core";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { isAnswer } from "../loaded.ts";
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -42,6 +43,21 @@ export interface Polling {
 
 type Options<T> = QueryObserverOptions<T, unknown, T, T, string[]>;
 
+/**
+ * A read that failed without an answer about what it reads (no connection, a 5xx, 429: loaded.ts `isAnswer`) is
+ * asked again this often while the tab is visible, until one comes: the page keeps its last answer under a note
+ * saying it tries again by itself (ui.tsx StaleNote), and does so, rather than asking the person to — a change on
+ * the stream may not come for a long while. A refusal (404, 409) is an answer, and is not asked again.
+ */
+export const RETRY_FAILED_MS = 5_000;
+
+/** The timer of a read the stream keeps fresh: none, but while its last read failed without an answer. */
+export function retryFailed(query: {
+  readonly state: { readonly status: string; readonly error: unknown };
+}): number | false {
+  return query.state.status === "error" && !isAnswer(query.state.error) ? RETRY_FAILED_MS : false;
+}
+
 /** The query-core options of a read by `key`; a polled read adds its timer and its gap (kept in `meta`). */
 export function readOptions<T>(
   key: string,
@@ -50,7 +66,8 @@ export function readOptions<T>(
   polling?: Polling,
 ): Options<T> {
   const options: Options<T> = { queryKey: [key], queryFn: load, enabled };
-  if (polling === undefined) return options;
+  if (polling === undefined)
+    return { ...options, refetchInterval: retryFailed, refetchIntervalInBackground: false };
   return {
     ...options,
     refetchInterval: polling.everyMs,

@@ -95,7 +95,10 @@ function open(): void {
   };
   es.onerror = () => {
     if (source !== es) return;
-    setStatus(status === "connecting" ? "connecting" : "reconnecting");
+    // A first connection the browser gave up on (an answer that is no stream: a proxy's 503, a stream turned off)
+    // is not "Connecting…" for ever: the module retries it as it would a dropped one, and says so.
+    const gaveUp = es.readyState === EventSource.CLOSED;
+    setStatus(status === "connecting" && !gaveUp ? "connecting" : "reconnecting");
     // CONNECTING: the browser tries again by itself (after the service's `retry`). CLOSED: it gave up.
     if (es.readyState === EventSource.CLOSED) {
       retryTimer = setTimeout(open, retryMs);
@@ -136,6 +139,16 @@ document.addEventListener("visibilitychange", () => {
   }
   if (scope === null) return;
   if (source?.readyState !== EventSource.OPEN || Date.now() - hiddenAt > ASLEEP_MS) open();
+});
+// While the stream is not live, nothing tells the page what changed: when the person comes back to it (the tab shown
+// again, the window focused) everything shown is read again, so a page without its stream is at most as old as the
+// person's last look away (README "Live pages").
+function readAgainIfNotLive(): void {
+  if (scope !== null && status !== "live" && status !== "off") refresh();
+}
+addEventListener("focus", readAgainIfNotLive);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") readAgainIfNotLive();
 });
 // A page restored from the back-forward cache had its stream closed: reopened from where it was.
 addEventListener("pageshow", (event) => {

@@ -14,6 +14,7 @@ import {
   ClaimLink,
   ContractLink,
   Defs,
+  Details,
   ErrorNote,
   ListingLink,
   NameLink,
@@ -127,47 +128,58 @@ type NamespaceAnswer = Awaited<ReturnType<typeof loadNamespace>>;
 const loadNamespace = (namespace: string) =>
   unwrap(api.GET("/v1/namespaces/{namespace}", { params: { path: { namespace } } }));
 
-/** The namespace in full: owner, policies in words, how it was allocated, its contracts. */
+/**
+ * The namespace in full: owner, policies in words, how it was allocated; its contracts' ids (machine values, each a
+ * link to its events) under Details, after the words.
+ */
 function Overview({ n }: { readonly n: NamespaceAnswer }): JSX.Element {
   return (
-    <Defs
-      items={[
-        ["Owner", <AccountLink address={n.operator} key="o" />],
-        ["Names issued", String(n.issuedNames)],
-        ["Subnames", subnamePolicy(n.subnamePolicy)],
-        [
-          "Networks",
-          n.resolverId === null
-            ? "None: without a resolver, names keep no records"
-            : n.chainNetworks.length === 0
-              ? "None: names keep no addresses on other networks"
-              : `Names may keep addresses on ${n.chainNetworks.join(", ")}`,
-        ],
-        [
-          "Routing",
-          n.locked
-            ? "Locked: names without expiry are permanent"
-            : "Not locked: the owner may still reclaim names",
-        ],
-        [
-          "Allocated",
-          <>
-            {`${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
-              n.awardLedger
-            }`}
-            {n.awardedAt ? (
-              <>
-                {" ("}
-                <When at={n.awardedAt} />
-                {")"}
-              </>
-            ) : null}
-          </>,
-        ],
-        ["Registrar", <ContractLink id={n.registrarId} key="r" />],
-        ["Resolver", n.resolverId === null ? "none" : <ContractLink id={n.resolverId} key="v" />],
-      ]}
-    />
+    <>
+      <Defs
+        items={[
+          ["Owner", <AccountLink address={n.operator} key="o" />],
+          ["Names issued", String(n.issuedNames)],
+          ["Subnames", subnamePolicy(n.subnamePolicy)],
+          [
+            "Networks",
+            n.resolverId === null
+              ? "None: without a resolver, names keep no records"
+              : n.chainNetworks.length === 0
+                ? "None: names keep no addresses on other networks"
+                : `Names may keep addresses on ${n.chainNetworks.join(", ")}`,
+          ],
+          [
+            "Routing",
+            n.locked
+              ? "Locked: names without expiry are permanent"
+              : "Not locked: the owner may still reclaim names",
+          ],
+          [
+            "Allocated",
+            <>
+              {`${n.method === "allocate" ? "won through a claim" : "reserved by the operator"}, ledger ${
+                n.awardLedger
+              }`}
+              {n.awardedAt ? (
+                <>
+                  {" ("}
+                  <When at={n.awardedAt} />
+                  {")"}
+                </>
+              ) : null}
+            </>,
+          ],
+        ]}
+      />
+      <Details summary="Details: the namespace's contracts">
+        <Defs
+          items={[
+            ["Registrar", <ContractLink id={n.registrarId} key="r" />],
+            ["Resolver", n.resolverId === null ? "none" : <ContractLink id={n.resolverId} key="v" />],
+          ]}
+        />
+      </Details>
+    </>
   );
 }
 

@@ -6,7 +6,7 @@ import { api, unwrap } from "../api.ts";
 import { useClock } from "../live/clock.ts";
 import type { Polling } from "../live/query.ts";
 import { Defs, Page, Section, State, Table, useLoad, When } from "../ui.tsx";
-import { componentDetails, statusSummary } from "../words.ts";
+import { componentDetails, componentName, statusSummary } from "../words.ts";
 
 /**
  * Every 5 s: a ledger closes about every 5 s, and the service calls a failing RPC read trouble after 5 s
@@ -40,8 +40,8 @@ export function StatusPage(): JSX.Element {
                 caption="Components"
                 headings={["Component", "State", "Details"]}
                 rows={status.components.map((c) => [
-                  // The API's names verbatim ("the service RPC" is the spec's), starting a line as a sentence does.
-                  c.name.charAt(0).toUpperCase() + c.name.slice(1),
+                  // In words: the API's "the service RPC" is the connection to the Stellar network.
+                  componentName(c.name),
                   <State state={c.state} key="s" />,
                   // In words, not field names; a component with nothing more to say reads "—".
                   componentDetails(c, now, readAt),

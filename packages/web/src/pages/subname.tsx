@@ -5,6 +5,7 @@ import { api, unwrap } from "../api.ts";
 import {
   AccountLink,
   Defs,
+  Details,
   ErrorNote,
   type Loaded,
   Mono,
@@ -58,19 +59,38 @@ function SubnameSections(props: { answer: Loaded<SubnameAnswer>; child: string }
               No subname “{props.child}” has ever been set under <NameLink name={s.parent} />.
             </p>
           ) : (
-            <Defs
-              items={[
-                ["State", s.record.active ? "active" : s.record.exists ? "inactive" : "removed"],
-                ["Pays to", <AccountLink address={s.record.address} key="a" />],
-                [
-                  "Controller",
-                  s.record.controller === null ? "—" : <AccountLink address={s.record.controller} key="c" />,
-                ],
-                ["Expires", s.record.expiresAt === null ? "never" : <When at={s.record.expiresAt} key="e" />],
-                ["Policy", subnamePolicy(s.record.policy)],
-                ["Generation", <Mono key="g">{s.record.generation}</Mono>],
-              ]}
-            />
+            <>
+              <Defs
+                items={[
+                  [
+                    "State",
+                    s.record.active
+                      ? "Active: it resolves"
+                      : s.record.exists
+                        ? "Inactive: set, but it does not resolve now"
+                        : "Removed",
+                  ],
+                  ["Pays to", <AccountLink address={s.record.address} key="a" />],
+                  [
+                    "Controller",
+                    s.record.controller === null ? (
+                      "—"
+                    ) : (
+                      <AccountLink address={s.record.controller} key="c" />
+                    ),
+                  ],
+                  [
+                    "Expires",
+                    s.record.expiresAt === null ? "never" : <When at={s.record.expiresAt} key="e" />,
+                  ],
+                  ["Policy", subnamePolicy(s.record.policy)],
+                ]}
+              />
+              {/* The chain's counter for this subname (a prepare must name it): a machine value. */}
+              <Details>
+                <Defs items={[["Generation", <Mono key="g">{s.record.generation}</Mono>]]} />
+              </Details>
+            </>
           )
         }
       />

@@ -3,8 +3,9 @@
 // answer (linked), since the page ships no XDR decoder.
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
+import { href } from "../routes.ts";
 import { ContractLink, Details, ErrorNote, Mono, Page, Section, Table, useLoad, When } from "../ui.tsx";
-import { eventType } from "../words.ts";
+import { eventContract, eventType } from "../words.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
 /** The events of one transaction are few; one page of the archive's largest holds them. */
@@ -66,16 +67,30 @@ function KnownTransaction({ hash, title }: { readonly hash: string; readonly tit
               <Table
                 caption="Events of this transaction"
                 headings={["What", "Contract", "Applied"]}
-                rows={page.events.map((e) => [
-                  eventType(e.type),
-                  <ContractLink id={e.contractId} key="c" />,
-                  e.inSuccessfulContractCall ? "yes" : "no: the call failed",
-                ])}
+                rows={page.events.map((e) => {
+                  // The contract as what it is, a link to its events; its id under Details below.
+                  const kind = eventContract(e.type);
+                  return [
+                    eventType(e.type),
+                    kind === null ? (
+                      <ContractLink id={e.contractId} key="c" />
+                    ) : (
+                      <a href={href.contract(e.contractId)} key="c">
+                        {kind}
+                      </a>
+                    ),
+                    e.inSuccessfulContractCall ? "yes" : "no: the call failed",
+                  ];
+                })}
               />
               <Details>
                 <p>
                   Event types as the contracts name them, in order:{" "}
                   <Mono>{page.events.map((e) => e.type ?? "—").join(", ")}</Mono>.
+                </p>
+                <p>
+                  Contracts, in the same order: <Mono>{page.events.map((e) => e.contractId).join(", ")}</Mono>
+                  .
                 </p>
                 <p>
                   Topics and data as the chain encoded them: <a href={json}>these events as JSON</a>.

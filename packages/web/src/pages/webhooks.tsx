@@ -35,7 +35,7 @@ function SecretNote({ shown, onClose }: { readonly shown: Secret; readonly onClo
       </h2>
       <p>
         <strong>Store it now:</strong> it is shown only this once. Your receiver verifies each delivery with
-        it (docs/webhooks.md).
+        it: any Standard Webhooks library does, or <code>verifyWebhook</code> of <code>@namereg/client</code>.
         {shown.rotated ? " The previous secret also signs for 24 hours, while you switch." : ""}
       </p>
       <p>

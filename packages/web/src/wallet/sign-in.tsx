@@ -16,6 +16,21 @@ import { type Session, sessionWalletName, signInWith, signOut, useSession } from
 
 const short = (account: string) => `${account.slice(0, 4)}…${account.slice(-4)}`;
 
+/** What a page's own sign-in button sends the header's control: open the one sign-in dialog. */
+const SIGN_IN_ASKED = "namereg:sign-in";
+
+/**
+ * A page's "Sign in to buy forsale": opens the header's sign-in dialog where the person already is, so a flow that
+ * needs a wallet (the market's Buy leads to the buying steps) is not a dead end pointing at the header.
+ */
+export function SignInButton({ label }: { readonly label: string }): JSX.Element {
+  return (
+    <button type="button" aria-haspopup="dialog" onClick={() => dispatchEvent(new Event(SIGN_IN_ASKED))}>
+      {label}
+    </button>
+  );
+}
+
 export function SessionControls(): JSX.Element {
   const session = useSession();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -26,6 +41,11 @@ export function SessionControls(): JSX.Element {
   useEffect(() => {
     if (open) dialog.current?.showModal();
   }, [open]);
+  useEffect(() => {
+    const asked = () => setOpen(true);
+    addEventListener(SIGN_IN_ASKED, asked);
+    return () => removeEventListener(SIGN_IN_ASKED, asked);
+  }, []);
   useEffect(() => {
     // After signing in, focus moves to who is signed in (the dialog that held it is gone).
     if (justSignedIn && session !== null) {
