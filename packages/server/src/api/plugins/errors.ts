@@ -51,6 +51,30 @@ export function hostProblem(rawHeaders: readonly string[], httpVersion: string):
 }
 
 /**
+ * Why a request body's `Content-Encoding` makes it one the API will not read, or null. Fastify does not decode
+ * bodies: a gzip body would be parsed as JSON and fail as "not valid JSON", and a plain body labelled gzip would be
+ * read as plain where a proxy in front might have read it decoded. So any coding but `identity` is refused (415).
+ */
+export function encodingProblem(headers: {
+  readonly "content-encoding"?: string | undefined;
+  readonly "content-length"?: string | undefined;
+  readonly "transfer-encoding"?: string | undefined;
+}): string | null {
+  const coding = headers["content-encoding"];
+  if (coding === undefined) return null;
+  const codings = coding
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return null;
+  // No body, nothing to decode (a GET that names a coding anyway).
+  const length = headers["content-length"];
+  if (headers["transfer-encoding"] === undefined && (length === undefined || length.trim() === "0"))
+    return null;
+  return `Request bodies are read as sent: Content-Encoding ${codings.join(", ")} is not supported; send the JSON uncompressed.`;
+}
+
+/**
  * Installs the error and not-found handlers on the root instance, so every route shares them. `pageNotFound`, when
  * given, may answer an unknown path itself (the web app's own "Page not found" page for a browser, plugins/web.ts);
  * when it returns undefined the path gets the API's JSON 404.
@@ -68,6 +92,13 @@ export function installErrorHandling(
       void reply.header("connection", "close");
       throw new ApiError("invalid_request", { detail: problem });
     }
+  });
+  // Before the body is read: a compressed body is refused, not parsed as if it were plain (encodingProblem).
+  app.addHook("preParsing", async (request) => {
+    // Fastify never reads a GET's or HEAD's body (nor does the fast resolve path, which must answer alike).
+    if (request.method === "GET" || request.method === "HEAD") return;
+    const problem = encodingProblem(request.headers);
+    if (problem !== null) throw new ApiError("unsupported_media_type", { detail: problem });
   });
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
