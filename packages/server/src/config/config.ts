@@ -21,7 +21,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Absolute. */
   readonly dataDir: string;
-  readonly trustProxy: boolean | number | readonly string[];
+  readonly trustProxy: false | number | readonly string[];
   /** GET /metrics (Prometheus text). */
   readonly metricsEnabled: boolean;
   /**
