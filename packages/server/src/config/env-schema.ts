@@ -259,6 +259,7 @@ const envShape = {
   AUTH_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(30)),
   PREPARE_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(60)),
   SUBMIT_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(30)),
+  CHAIN_READ_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(120)),
   STREAM_MAX_PER_IP: variable(integer(1, 100_000).default(10)),
   STREAM_HEARTBEAT_MS: variable(integer(100, 600_000).default(15_000)),
   CHANGE_RETENTION_DAYS: variable(integer(1, 3650).default(7)),
