@@ -75,6 +75,34 @@ export function encodingProblem(headers: {
 }
 
 /**
+ * The first field of a request's path parameters, query or JSON body that holds a NUL character (U+0000), or null.
+ * PostgreSQL text cannot hold one: a route that passes such a value to a query has it refused by the database
+ * (SQLSTATE 22021, "invalid byte sequence for encoding UTF8: 0x00"), which is the request's fault, not ours
+ * (toErrorResponse). The body is walked without recursion, so deep nesting cannot exhaust the stack.
+ */
+export function nulField(request: { params?: unknown; query?: unknown; body?: unknown }): string | null {
+  // [where, value, is a root]: a root's own keys are named alone (`account`), as validation names fields.
+  const stack: [string, unknown, boolean][] = [
+    ["body", request.body, true],
+    ["querystring", request.query, true],
+    ["params", request.params, true],
+  ];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [path, value, root] = item;
+    if (typeof value === "string") {
+      if (value.includes("\0")) return path;
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, v] of Object.entries(value)) {
+        const at = root ? key : `${path}.${key}`;
+        if (key.includes("\0")) return at;
+        stack.push([at, v, false]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * Installs the error and not-found handlers on the root instance, so every route shares them. `pageNotFound`, when
  * given, may answer an unknown path itself (the web app's own "Page not found" page for a browser, plugins/web.ts);
  * when it returns undefined the path gets the API's JSON 404.
@@ -230,6 +258,18 @@ export function toErrorResponse(
   const client = clientError(error);
   if (client !== null) return client;
 
+  // The database refused a NUL character, and the request carried one: its value, not our fault. Checked here, at
+  // the failure, so a route that refuses the value itself first keeps its own code (invalid_node, bad_address).
+  if (hasSqlState(error, NUL_REFUSED_SQLSTATE)) {
+    const field = nulField(request);
+    if (field !== null) {
+      const refused = new ApiError("invalid_request", {
+        detail: `${field}: must not contain a NUL character (U+0000)`,
+      });
+      return { status: refused.statusCode, body: refused.body() };
+    }
+  }
+
   if (isDatabaseUnavailable(error)) {
     const unavailable = new ApiError("database_unavailable", {
       detail: "The database is not answering right now; nothing was changed. Retry shortly.",
@@ -238,6 +278,18 @@ export function toErrorResponse(
   }
 
   return { status: 500, body: INTERNAL_ERROR_BODY };
+}
+
+/** character_not_in_repertoire: PostgreSQL's answer to a NUL in a text parameter (PGlite's too). */
+const NUL_REFUSED_SQLSTATE = "22021";
+
+/** Whether `error` or any error in its cause chain (Drizzle wraps the driver's) carries this SQLSTATE. */
+function hasSqlState(error: unknown, code: string): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
+    if ((e as { code?: unknown }).code === code) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function validationIssues(error: unknown): readonly ValidationIssue[] | null {
