@@ -220,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       prepare: config.rateLimit.preparePerMinute,
       submit: config.rateLimit.submitPerMinute,
       intent: config.rateLimit.intentPerMinute,
+      "chain-read": config.rateLimit.chainReadPerMinute,
     });
     refuseUnknownQuery(app);
     // Unknown paths count against the limit too, so probing for routes is not free.

@@ -163,7 +163,7 @@ describe("the fast resolve path", () => {
   });
 
   it("keys the limit by the client address Fastify sees behind a trusted proxy", async () => {
-    const { app, base } = await start({ RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "true" });
+    const { app, base } = await start({ RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "1" });
     const from = (ip: string) => get(base, "/v1/resolve/acme/alice", { "x-forwarded-for": ip });
     expect((await from("10.0.0.1")).status).toBe(200);
     expect((await from("10.0.0.1")).status).toBe(200);

@@ -76,6 +76,15 @@ describe("route rules declared in the routes' own options", () => {
     expect(groupOf("POST", "/auth")).toBe("auth");
     expect(groupOf("POST", "/auth/logout")).toBe("global");
     expect(groupOf("POST", "/v1/market/listings/:id/intent")).toBe("intent");
+    // The GETs that read contract state live (simulations on the RPC) share a group of their own.
+    for (const url of [
+      "/v1/records/:namespace/:label",
+      "/v1/claim-fee",
+      "/v1/claim-fee/:label",
+      "/v1/claim-fee/credit/:address",
+      "/v1/market/listings/:id/buyers/:account",
+    ])
+      expect([url, groupOf("GET", url)]).toEqual([url, "chain-read"]);
     // Every prepare and submit route, wherever it sits, is in its group.
     for (const route of declaredRoutes(app).filter((r) => r.method === "POST")) {
       if (route.url.endsWith("/prepare"))

@@ -8,7 +8,7 @@ import type { FastifyInstance, RouteOptions } from "fastify";
 import type { ApiErrorCode } from "./errors.ts";
 
 /** The per-route limit groups (docs/operations.md "Topologies"), each counted apart per client address. */
-export type LimitGroup = "auth" | "prepare" | "submit" | "intent";
+export type LimitGroup = "auth" | "prepare" | "submit" | "intent" | "chain-read";
 
 /** A route's group, or `global`: the global per-IP limit only. */
 export type RouteLimitGroup = LimitGroup | "global";

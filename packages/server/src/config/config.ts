@@ -21,7 +21,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Absolute. */
   readonly dataDir: string;
-  readonly trustProxy: boolean | number | readonly string[];
+  readonly trustProxy: false | number | readonly string[];
   /** GET /metrics (Prometheus text). */
   readonly metricsEnabled: boolean;
   /**
@@ -79,6 +79,8 @@ export interface Config {
     readonly preparePerMinute: number;
     /** Every submit route per IP (each is a send to the network). */
     readonly submitPerMinute: number;
+    /** Every public GET that reads contract state live per IP (each is one or more simulations on the RPC). */
+    readonly chainReadPerMinute: number;
     /** Longest a Redis call of the limits may take before this process counts alone (docs/api.md "Rate limits"). */
     readonly redisTimeoutMs: number;
   };

@@ -163,16 +163,28 @@ const listenHost = () =>
     });
 
 /**
- * `true`/`false`, a hop count, or a comma-separated list of proxy addresses/CIDRs, as Fastify's `trustProxy`
- * understands them. Needed behind a load balancer so the per-IP rate limit sees clients, not the balancer.
+ * `false`, a hop count, or a comma-separated list of proxy addresses/CIDRs, as Fastify's `trustProxy` understands
+ * them. Needed behind a load balancer so the per-IP rate limit sees clients, not the balancer. `true` is refused:
+ * it trusts every X-Forwarded-For hop, so the client address would be the leftmost entry, which the client writes
+ * itself behind any proxy that appends; each request could name a fresh address and escape every per-IP limit. A
+ * hop count does what `true` was meant to (behind a proxy that replaces the header, `1`).
  */
 const trustProxy = () =>
   z
     .string()
     .trim()
-    .transform((raw, ctx): boolean | number | string[] => {
+    .transform((raw, ctx): false | number | string[] => {
       const lower = raw.toLowerCase();
-      if (lower === "true") return true;
+      if (lower === "true") {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "must not be true: that trusts every X-Forwarded-For hop, so any client could choose the address the " +
+            "per-IP limits count; give the number of proxies in front (1 for one load balancer) or their " +
+            "addresses or CIDRs (docs/configuration.md)",
+        });
+        return z.NEVER;
+      }
       // A number is a hop count (Fastify's meaning): `1` trusts the one proxy in front, not every hop, which would
       // let a client pick its own address with X-Forwarded-For and step round the per-IP limit.
       if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
@@ -184,7 +196,7 @@ const trustProxy = () =>
       if (list.length === 0 || list.some((s) => !/^[0-9a-f.:/]+$/i.test(s))) {
         ctx.addIssue({
           code: "custom",
-          message: "must be true, false, a hop count, or a comma-separated list of addresses or CIDRs",
+          message: "must be false, a hop count, or a comma-separated list of addresses or CIDRs",
         });
         return z.NEVER;
       }
@@ -247,6 +259,7 @@ const envShape = {
   AUTH_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(30)),
   PREPARE_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(60)),
   SUBMIT_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(30)),
+  CHAIN_READ_RATE_LIMIT_PER_MINUTE: variable(integer(1, 1_000_000).default(120)),
   STREAM_MAX_PER_IP: variable(integer(1, 100_000).default(10)),
   STREAM_HEARTBEAT_MS: variable(integer(100, 600_000).default(15_000)),
   CHANGE_RETENTION_DAYS: variable(integer(1, 3650).default(7)),

@@ -194,8 +194,8 @@ describe("loadConfig values", () => {
     });
   });
 
-  it("reads TRUST_PROXY as a boolean, a hop count or a list", () => {
-    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+  it("reads TRUST_PROXY as false, a hop count or a list", () => {
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
     // One hop, not "trust everything": X-Forwarded-For must not pick the address the limit counts.
@@ -212,6 +212,9 @@ describe("loadConfig validation", () => {
     ["LOG_LEVEL", "verbose", /one of fatal, error/],
     ["HOST", "not_a_host!", /IP address/],
     ["TRUST_PROXY", "proxy.example", /hop count/],
+    // Every hop trusted: any client could pick the address the per-IP limits count with X-Forwarded-For.
+    ["TRUST_PROXY", "true", /must not be true.*number of proxies in front/],
+    ["TRUST_PROXY", "TRUE", /must not be true/],
     ["DATABASE_URL", "mysql://db/x", /postgres/],
     ["DATABASE_URL", "./data/pg", /file:\/\//],
     ["REDIS_URL", "http://cache", /redis:\/\//],

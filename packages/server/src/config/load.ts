@@ -210,6 +210,7 @@ function toConfig(env: ParsedEnv, role: Role): Config {
       authPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
       preparePerMinute: env.PREPARE_RATE_LIMIT_PER_MINUTE,
       submitPerMinute: env.SUBMIT_RATE_LIMIT_PER_MINUTE,
+      chainReadPerMinute: env.CHAIN_READ_RATE_LIMIT_PER_MINUTE,
       redisTimeoutMs: env.REDIS_TIMEOUT_MS,
     },
     stream: {

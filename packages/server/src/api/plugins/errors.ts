@@ -51,6 +51,58 @@ export function hostProblem(rawHeaders: readonly string[], httpVersion: string):
 }
 
 /**
+ * Why a request body's `Content-Encoding` makes it one the API will not read, or null. Fastify does not decode
+ * bodies: a gzip body would be parsed as JSON and fail as "not valid JSON", and a plain body labelled gzip would be
+ * read as plain where a proxy in front might have read it decoded. So any coding but `identity` is refused (415).
+ */
+export function encodingProblem(headers: {
+  readonly "content-encoding"?: string | undefined;
+  readonly "content-length"?: string | undefined;
+  readonly "transfer-encoding"?: string | undefined;
+}): string | null {
+  const coding = headers["content-encoding"];
+  if (coding === undefined) return null;
+  const codings = coding
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+  if (codings.length === 0) return null;
+  // No body, nothing to decode (a GET that names a coding anyway).
+  const length = headers["content-length"];
+  if (headers["transfer-encoding"] === undefined && (length === undefined || length.trim() === "0"))
+    return null;
+  return `Request bodies are read as sent: Content-Encoding ${codings.join(", ")} is not supported; send the JSON uncompressed.`;
+}
+
+/**
+ * The first field of a request's path parameters, query or JSON body that holds a NUL character (U+0000), or null.
+ * PostgreSQL text cannot hold one: a route that passes such a value to a query has it refused by the database
+ * (SQLSTATE 22021, "invalid byte sequence for encoding UTF8: 0x00"), which is the request's fault, not ours
+ * (toErrorResponse). The body is walked without recursion, so deep nesting cannot exhaust the stack.
+ */
+export function nulField(request: { params?: unknown; query?: unknown; body?: unknown }): string | null {
+  // [where, value, is a root]: a root's own keys are named alone (`account`), as validation names fields.
+  const stack: [string, unknown, boolean][] = [
+    ["body", request.body, true],
+    ["querystring", request.query, true],
+    ["params", request.params, true],
+  ];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [path, value, root] = item;
+    if (typeof value === "string") {
+      if (value.includes("\0")) return path;
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, v] of Object.entries(value)) {
+        const at = root ? key : `${path}.${key}`;
+        if (key.includes("\0")) return at;
+        stack.push([at, v, false]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
  * Installs the error and not-found handlers on the root instance, so every route shares them. `pageNotFound`, when
  * given, may answer an unknown path itself (the web app's own "Page not found" page for a browser, plugins/web.ts);
  * when it returns undefined the path gets the API's JSON 404.
@@ -68,6 +120,13 @@ export function installErrorHandling(
       void reply.header("connection", "close");
       throw new ApiError("invalid_request", { detail: problem });
     }
+  });
+  // Before the body is read: a compressed body is refused, not parsed as if it were plain (encodingProblem).
+  app.addHook("preParsing", async (request) => {
+    // Fastify never reads a GET's or HEAD's body (nor does the fast resolve path, which must answer alike).
+    if (request.method === "GET" || request.method === "HEAD") return;
+    const problem = encodingProblem(request.headers);
+    if (problem !== null) throw new ApiError("unsupported_media_type", { detail: problem });
   });
   app.setErrorHandler((error: unknown, request, reply) => {
     const { status, body } = toErrorResponse(error, request);
@@ -199,6 +258,18 @@ export function toErrorResponse(
   const client = clientError(error);
   if (client !== null) return client;
 
+  // The database refused a NUL character, and the request carried one: its value, not our fault. Checked here, at
+  // the failure, so a route that refuses the value itself first keeps its own code (invalid_node, bad_address).
+  if (hasSqlState(error, NUL_REFUSED_SQLSTATE)) {
+    const field = nulField(request);
+    if (field !== null) {
+      const refused = new ApiError("invalid_request", {
+        detail: `${field}: must not contain a NUL character (U+0000)`,
+      });
+      return { status: refused.statusCode, body: refused.body() };
+    }
+  }
+
   if (isDatabaseUnavailable(error)) {
     const unavailable = new ApiError("database_unavailable", {
       detail: "The database is not answering right now; nothing was changed. Retry shortly.",
@@ -207,6 +278,18 @@ export function toErrorResponse(
   }
 
   return { status: 500, body: INTERNAL_ERROR_BODY };
+}
+
+/** character_not_in_repertoire: PostgreSQL's answer to a NUL in a text parameter (PGlite's too). */
+const NUL_REFUSED_SQLSTATE = "22021";
+
+/** Whether `error` or any error in its cause chain (Drizzle wraps the driver's) carries this SQLSTATE. */
+function hasSqlState(error: unknown, code: string): boolean {
+  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
+    if ((e as { code?: unknown }).code === code) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 function validationIssues(error: unknown): readonly ValidationIssue[] | null {

@@ -122,6 +122,49 @@ describe("HTTP hardening", () => {
     expect(await response.json()).toMatchObject({ error: "unsupported_media_type" });
   });
 
+  it("refuses a compressed body with 415 unsupported_media_type instead of parsing it as plain JSON", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const json = JSON.stringify({ signedXdr: "AAAA" });
+    for (const [coding, body] of [
+      ["gzip", gzipSync(json)],
+      // A plain body labelled compressed is refused too: a proxy in front may have read it decoded.
+      ["deflate", Buffer.from(json)],
+      ["br", Buffer.from(json)],
+      ["gzip, identity", gzipSync(json)],
+    ] as const) {
+      const response = await fetch(`http://127.0.0.1:${port}/records/submit`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": coding },
+        body,
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toEqual({
+        error: "unsupported_media_type",
+        detail: `Request bodies are read as sent: Content-Encoding ${coding.replace(", identity", "")} is not supported; send the JSON uncompressed.`,
+      });
+    }
+  });
+
+  it("reads a body labelled identity, and a bodiless request naming a coding, as usual", async () => {
+    const plain = await fetch(`http://127.0.0.1:${port}/records/submit`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "identity" },
+      body: "{",
+    });
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toEqual({
+      error: "invalid_request",
+      detail: "The request body is not valid JSON.",
+    });
+    const get = await fetch(`http://127.0.0.1:${port}/health`, { headers: { "content-encoding": "gzip" } });
+    expect(get.status).toBe(200);
+    // A GET's body is never read, whatever its coding (the fast resolve path ignores it too).
+    const { text } = await exchange(
+      "GET /health HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 4\r\nConnection: close\r\n\r\nxxxx",
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it("answers a body over the limit with 413 payload_too_large", async () => {
     const response = await fetch(`http://127.0.0.1:${port}/records/submit`, {
       method: "POST",

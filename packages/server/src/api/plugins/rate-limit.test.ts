@@ -66,6 +66,7 @@ describe("per-route limits on top of the global one", () => {
         AUTH_RATE_LIMIT_PER_MINUTE: "2",
         PREPARE_RATE_LIMIT_PER_MINUTE: "3",
         SUBMIT_RATE_LIMIT_PER_MINUTE: "1",
+        CHAIN_READ_RATE_LIMIT_PER_MINUTE: "3",
       }),
       db: database,
       redis: null,
@@ -118,6 +119,52 @@ describe("per-route limits on top of the global one", () => {
     expect((await call("POST", "/records/prepare", ip)).statusCode).toBe(429);
     expect((await call("POST", "/records/submit", ip)).statusCode).toBe(400);
     expect((await call("POST", "/records/submit", ip)).statusCode).toBe(429);
+  });
+
+  it("limits every GET that reads contract state live as one group, HEAD included", async () => {
+    // Each is one or more simulations on the RPC (GET /v1/records one per text key): the global limit alone let one
+    // client make the service ask the RPC thousands of times a minute. No RPC here: the answers are 503s, counted all the same.
+    const ip = "192.0.2.60";
+    const payee = "GARWRJQ372G3JCW7V57NKKG57RDQIAZTSCGQSBIYRDZ7XP3TKGEN6MXY";
+    const first = await call("GET", "/v1/claim-fee", ip);
+    expect(first.statusCode).not.toBe(429);
+    expect([first.headers["ratelimit-limit"], first.headers["ratelimit-remaining"]]).toEqual(["3", "2"]);
+    expect((await call("GET", `/v1/claim-fee/credit/${payee}`, ip)).statusCode).not.toBe(429);
+    const head = await app.inject({ method: "HEAD", url: "/v1/claim-fee/acme", remoteAddress: ip });
+    expect(head.statusCode).not.toBe(429);
+    expect(head.headers["ratelimit-remaining"]).toBe("0");
+    for (const url of [
+      "/v1/records/acme/alice",
+      "/v1/chain-address/acme/alice/ethereum",
+      "/v1/chain-policy/acme",
+      "/v1/subname-policy/acme",
+      "/v1/subnames/acme/alice",
+      "/v1/subnames/acme/alice/bob",
+      "/v1/claim-fee",
+    ]) {
+      const limited = await call("GET", url, ip);
+      expect([url, limited.statusCode]).toEqual([url, 429]);
+      expect(limited.json()).toEqual({
+        error: "rate_limited",
+        detail: "at most 3 chain-read requests a minute",
+      });
+    }
+    // Reads from the mirror alone stay under the global limit only.
+    const mirror = await call("GET", "/v1/resolve/acme/alice", ip);
+    expect(mirror.statusCode).not.toBe(429);
+    expect(mirror.headers["ratelimit-limit"]).toBe("100");
+    expect((await call("GET", "/v1/claim-fee", "192.0.2.61")).statusCode).not.toBe(429);
+  });
+
+  it("counts HEAD /auth in the auth group: it mints a challenge as GET does", async () => {
+    const ip = "192.0.2.70";
+    for (let i = 0; i < 2; i++) {
+      const head = await app.inject({ method: "HEAD", url: "/auth?account=x", remoteAddress: ip });
+      expect(head.statusCode).toBe(400);
+    }
+    const limited = await call("GET", "/auth?account=x", ip);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ error: "rate_limited", detail: "at most 2 auth requests a minute" });
   });
 
   it("takes a route's group from its own options, not from its path", async () => {

@@ -1,6 +1,6 @@
 // Per-route limits on top of the global one (docs/operations.md "Topologies"): the routes that cost the service or the chain most — SEP-10
-// challenges and tokens, every prepare (a simulation on the RPC), every submit (a send), and the marketplace
-// intent — each group counted apart per client address, in the same store as the global limit (Redis when
+// challenges and tokens, every prepare (a simulation on the RPC), every submit (a send), the marketplace intent, and
+// every public GET that reads contract state live (one or more simulations each) — each group counted apart per client address, in the same store as the global limit (Redis when
 // configured, so replicas share it). A request to these routes counts against both limits. Each route names its
 // group in its own options (`config.limitGroup`, route-rules.ts); `global` routes count against the global one only.
 //
@@ -17,8 +17,9 @@ export type RouteLimits = Readonly<Record<LimitGroup, number>>;
 /** The group a route declared; null: the global limit only. */
 export function limitGroupOf(route: Pick<RouteOptions, "method" | "config">): LimitGroup | null {
   const group = route.config?.limitGroup;
-  // The HEAD route Fastify adds beside a GET shares its options; it has always counted against the global limit only.
-  if (group === undefined || group === "global" || route.method === "HEAD") return null;
+  // The HEAD route Fastify adds beside a GET shares its options and runs the GET's handler (a SEP-10 challenge, a
+  // live contract read), so it counts in the GET's group: otherwise HEAD would be the way round the group's limit.
+  if (group === undefined || group === "global") return null;
   return group;
 }
 

@@ -37,7 +37,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", [
+        ...routeRules("chain-read", [
           "invalid_name",
           "namespace_not_found",
           "no_resolver",
@@ -65,7 +65,7 @@ export const chainAddressRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "c
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", [
+        ...routeRules("chain-read", [
           "invalid_name",
           "unsupported_network",
           "namespace_not_found",

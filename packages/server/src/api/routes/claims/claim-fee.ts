@@ -60,7 +60,7 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
   const quoteRoute = {
     ...NO_STORE,
     schema: { summary: "The current claim fee policy", response: { 200: QuoteSchema } },
-    config: routeRules("global", ["chain_unavailable", "claim_fee_unavailable"]),
+    config: routeRules("chain-read", ["chain_unavailable", "claim_fee_unavailable"]),
   };
   app.get("/v1/claim-fee", quoteRoute, async () => {
     const { reader, allocatorId } = chain();
@@ -76,7 +76,7 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
         params: LabelParams,
         response: { 200: LabelResponse },
       },
-      config: routeRules("global", ["invalid_name", "chain_unavailable", "claim_fee_unavailable"]),
+      config: routeRules("chain-read", ["invalid_name", "chain_unavailable", "claim_fee_unavailable"]),
     },
     async (request) => {
       const label = requireLabel(request.params.label);
@@ -97,7 +97,7 @@ export const claimFeeRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "config" | "c
         params: AddressParams,
         response: { 200: CreditResponse },
       },
-      config: routeRules("global", ["bad_address", "invalid_account", "chain_unavailable"]),
+      config: routeRules("chain-read", ["bad_address", "invalid_account", "chain_unavailable"]),
     },
     async (request) => {
       const payee = requirePayee(request.params.address);

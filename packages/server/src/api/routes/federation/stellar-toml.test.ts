@@ -26,7 +26,7 @@ describe("stellar.toml URLs", () => {
 
   const urls = async (env: Record<string, string>, headers: Record<string, string>) => {
     const app = await buildApp({
-      config: testConfig({ TRUST_PROXY: "true", ...env }),
+      config: testConfig({ TRUST_PROXY: "1", ...env }),
       db: database,
       redis: null,
     });

@@ -149,7 +149,7 @@ export const buyerStateRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async
         params: z.object({ id: z.string().max(64), account: z.string().max(128) }),
         response: { 200: BuyerState },
       },
-      config: routeRules("global", [...MARKET_ERRORS, "invalid_request", "invalid_account", "not_found"]),
+      config: routeRules("chain-read", [...MARKET_ERRORS, "invalid_request", "invalid_account", "not_found"]),
     },
     async (request, reply) => {
       noStore(reply);

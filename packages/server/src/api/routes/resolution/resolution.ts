@@ -230,7 +230,7 @@ export const resolutionRoutes: FastifyPluginAsyncZod<
         response: { 200: RecordsResponse },
       },
       // A failed contract read is 502 node_lookup_failed here (records.ts), never 503 chain_unavailable.
-      config: routeRules("global", [
+      config: routeRules("chain-read", [
         "invalid_name",
         "namespace_not_found",
         "name_not_found",

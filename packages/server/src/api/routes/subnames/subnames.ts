@@ -99,7 +99,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", ["namespace_not_found", ...LIVE_READ_ERRORS]),
+        ...routeRules("chain-read", ["namespace_not_found", ...LIVE_READ_ERRORS]),
       },
     },
     async (request) => {
@@ -127,7 +127,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", [
+        ...routeRules("chain-read", [
           "name_not_found",
           "name_expired",
           "namespace_not_found",
@@ -169,7 +169,7 @@ export const subnameRoutes: FastifyPluginAsyncZod<Pick<RouteDeps, "db" | "chainC
       },
       config: {
         ...NAME_SEGMENT_ROUTE,
-        ...routeRules("global", [
+        ...routeRules("chain-read", [
           "name_not_found",
           "name_expired",
           "namespace_not_found",
