@@ -1,4 +1,5 @@
 // The API's states and event types in words, and a name's timeline made of its lifecycle and its record changes.
+import { CONTRACT_OF_EVENT, EVENT_NAMES } from "@namereg/protocol";
 import { describe, expect, it } from "vitest";
 import {
   attemptError,
@@ -243,6 +244,23 @@ describe("attemptError", () => {
 });
 
 describe("eventContract", () => {
+  // words.ts keeps its own lists (the protocol package would bring the SDK into the page's first bundle): they must
+  // name every event the contracts define, each by the contract that emits it, and each type in words.
+  it("names every event the protocol defines by its emitting contract, and in words", () => {
+    const said: Record<string, string> = {
+      registry: "The registry",
+      registrar: "A namespace's registrar",
+      resolver: "A namespace's resolver",
+      primary: "The primary-name contract",
+      lookup: "The lookup contract",
+      allocator: "The claim allocator",
+    };
+    for (const name of EVENT_NAMES) {
+      expect([name, eventContract(name)]).toEqual([name, said[CONTRACT_OF_EVENT[name]]]);
+      expect([name, eventType(name).startsWith("Contract event")]).toEqual([name, false]);
+    }
+  });
+
   it("says which contract emits an event, by its type; nothing for a type docs/contracts.md does not list", () => {
     expect(eventContract("name_v1")).toBe("A namespace's registrar");
     expect(eventContract("ns_v1")).toBe("The registry");
