@@ -23,9 +23,9 @@ import { ContractReader } from "@namereg/server";
 import { createTestDatabase } from "@namereg/server/testing";
 import { Keypair } from "@stellar/stellar-sdk";
 import pg from "pg";
-import { cpuSeconds } from "../lib/cpu.ts";
 import { type Load, loadGenerator, visitAll } from "../lib/load.ts";
 import { pinLoadGenerator, pinProcess } from "../lib/pin.ts";
+import { joined, type Measured, measured } from "./measured.ts";
 import { type Memory, memoryOf } from "./memory.ts";
 
 const { values } = parseArgs({
@@ -170,27 +170,6 @@ try {
   const sampleAnswer = JSON.stringify({ headers: sampleHeaders.flat(), body: await sample.text() });
   const bare = readyUrl(await start([here("./server.ts"), "bare", sampleAnswer]));
   const bareProcess = lastChild as ChildProcess;
-  /** A load run with the CPU time its server process spent per request (µs), so a slow round shows whose it was. */
-  const measured = async (
-    server: ChildProcess,
-    run: () => Promise<Load>,
-  ): Promise<Load & { cpu: number }> => {
-    const before = cpuSeconds(server.pid ?? 0);
-    const result = await run();
-    return { ...result, cpu: ((cpuSeconds(server.pid ?? 0) - before) / result.requests) * 1e6 };
-  };
-  /** Two halves of one server's measurement as one: requests and CPU summed, the worse half's latencies. */
-  const joined = (a: Load & { cpu: number }, b: Load & { cpu: number }): Load & { cpu: number } => {
-    const requests = a.requests + b.requests;
-    return {
-      requests,
-      rps: (a.rps + b.rps) / 2,
-      p50: Math.max(a.p50, b.p50),
-      p99: Math.max(a.p99, b.p99),
-      failed: a.failed + b.failed,
-      cpu: (a.cpu * a.requests + b.cpu * b.requests) / requests,
-    };
-  };
   const banner = await start([
     here("../../packages/server/src/cli.ts"),
     "devnet",
@@ -229,9 +208,9 @@ try {
   const coldSeconds = Math.min(round, 2);
   const coldBudget = Math.min(Math.ceil(coldSeconds * 25_000), Math.floor(coldPool.length / ROUNDS));
   const rounds: {
-    resolve: Load & { cpu: number };
+    resolve: Measured;
     health: Load;
-    bare: Load & { cpu: number };
+    bare: Measured;
     seq: number;
     conc: number;
     cold: Load;

@@ -5,9 +5,9 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
+import { eventType } from "../event-words.ts";
 import { href } from "../routes.ts";
 import { ErrorNote, Mono, Page, Section, Table, TxLink, useLoad, When } from "../ui.tsx";
-import { eventType } from "../words.ts";
 
 /** A Soroban contract id (strkey, C…, 56 characters). */
 const CONTRACT = /^C[A-Z2-7]{55}$/;

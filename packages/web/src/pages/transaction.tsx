@@ -3,9 +3,9 @@
 // answer (linked), since the page ships no XDR decoder.
 import type { JSX } from "preact";
 import { api, unwrap } from "../api.ts";
+import { eventContract, eventType } from "../event-words.ts";
 import { href } from "../routes.ts";
 import { ContractLink, Details, ErrorNote, Mono, Page, Section, Table, useLoad, When } from "../ui.tsx";
-import { eventContract, eventType } from "../words.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
 /** The events of one transaction are few; one page of the archive's largest holds them. */
