@@ -559,6 +559,9 @@ describe("the web page in Chromium", () => {
       has: page.locator("caption", { hasText: "Events of this contract" }),
     });
     await contractEvents.locator("tbody tr").first().waitFor();
+    // Named as what it is, its id under Details.
+    expect(await page.locator("h1").innerText()).toBe("A namespace's registrar");
+    expect(await page.locator("details", { hasText: `Contract id ${contractId}` }).count()).toBe(1);
     expect(await contractEvents.locator("tbody tr td:first-child").first().innerText()).not.toBe("");
     expect(await contractEvents.locator("tbody tr").first().getByRole("link").getAttribute("href")).toMatch(
       /^\/tx\/[0-9a-f]{64}$/,

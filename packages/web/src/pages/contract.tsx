@@ -5,9 +5,9 @@ import type { JSX } from "preact";
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { type Explained, explain } from "../errors.ts";
-import { eventType } from "../event-words.ts";
+import { eventContract, eventType } from "../event-words.ts";
 import { href } from "../routes.ts";
-import { ErrorNote, Mono, Page, Section, Table, TxLink, useLoad, When } from "../ui.tsx";
+import { Details, ErrorNote, Mono, Page, Section, Table, TxLink, useLoad, When } from "../ui.tsx";
 
 /** A Soroban contract id (strkey, C…, 56 characters). */
 const CONTRACT = /^C[A-Z2-7]{55}$/;
@@ -44,11 +44,16 @@ function KnownContract({ id }: { readonly id: string }): JSX.Element {
     loading: boolean;
     error: Explained | null;
   }>({ pages: [], loading: false, error: null });
+  // Named as what it is once its events say (each type is one contract's: event-words.ts), its id under Details.
+  const said =
+    first.state === "ok"
+      ? (first.value.events.map((e) => eventContract(e.type)).find((c) => c !== null) ?? null)
+      : null;
   return (
-    <Page title={`Contract ${id.slice(0, 8)}…`}>
-      <p>
-        <Mono>{id}</Mono>
-      </p>
+    <Page title={said ?? "Contract"}>
+      <Details>
+        Contract id <Mono>{id}</Mono>
+      </Details>
       <h2>Events</h2>
       <Section
         loaded={first}
