@@ -2,6 +2,7 @@
 // connection died while its pool connections live on: it may commit for seconds before it notices. The epoch
 // makes such a commit fail inside its own transaction instead of landing next to the successor's.
 import { eq, sql } from "drizzle-orm";
+import { hasSqlState } from "./sql-state.ts";
 import { writerFence } from "./tables.ts";
 import type { Db } from "./types.ts";
 
@@ -77,13 +78,8 @@ async function endStalledBatches(db: Db, stallMs: number): Promise<void> {
     .catch(() => undefined);
 }
 
-function isLockTimeout(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
-    if ((e as { code?: unknown }).code === "55P03") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
+/** lock_not_available. */
+const isLockTimeout = (error: unknown): boolean => hasSqlState(error, "55P03");
 
 /**
  * Proves inside `tx` that `epoch` is still current; the shared row lock keeps a successor waiting until commit.

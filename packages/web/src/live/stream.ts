@@ -139,17 +139,15 @@ document.addEventListener("visibilitychange", () => {
   }
   if (scope === null) return;
   if (source?.readyState !== EventSource.OPEN || Date.now() - hiddenAt > ASLEEP_MS) open();
+  readAgainIfNotLive();
 });
 // While the stream is not live, nothing tells the page what changed: when the person comes back to it (the tab shown
-// again, the window focused) everything shown is read again, so a page without its stream is at most as old as the
-// person's last look away (README "Live pages").
+// again, above; the window focused) everything shown is read again, so a page without its stream is at most as old
+// as the person's last look away (README "Live pages").
 function readAgainIfNotLive(): void {
   if (scope !== null && status !== "live" && status !== "off") refresh();
 }
 addEventListener("focus", readAgainIfNotLive);
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") readAgainIfNotLive();
-});
 // A page restored from the back-forward cache had its stream closed: reopened from where it was.
 addEventListener("pageshow", (event) => {
   if (event.persisted && scope !== null) open();

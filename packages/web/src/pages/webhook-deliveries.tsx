@@ -95,19 +95,21 @@ export function Deliveries(props: {
                 "none yet"
               ) : (
                 <ol>
-                  {d.attempts.map((a) => (
-                    <li key={a.attemptedAt}>
-                      {when(a.attemptedAt)}: {a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`}
-                      {a.durationMs === null ? "" : ` in ${a.durationMs} ms`}
-                      {a.error === null ? "" : `; ${attemptError(a.error) ?? a.error}`}
-                      {a.error === null || attemptError(a.error) === null ? null : (
-                        <Details>{a.error}</Details>
-                      )}
-                      {a.responseExcerpt === null || a.responseExcerpt === "" ? null : (
-                        <span class="hint mono"> “{a.responseExcerpt}”</span>
-                      )}
-                    </li>
-                  ))}
+                  {d.attempts.map((a) => {
+                    // The error in words where it is a known one, the raw text then under Details.
+                    const said = a.error === null ? null : attemptError(a.error);
+                    return (
+                      <li key={a.attemptedAt}>
+                        {when(a.attemptedAt)}: {a.statusCode === null ? "no answer" : `HTTP ${a.statusCode}`}
+                        {a.durationMs === null ? "" : ` in ${a.durationMs} ms`}
+                        {a.error === null ? "" : `; ${said ?? a.error}`}
+                        {said === null ? null : <Details>{a.error}</Details>}
+                        {a.responseExcerpt === null || a.responseExcerpt === "" ? null : (
+                          <span class="hint mono"> “{a.responseExcerpt}”</span>
+                        )}
+                      </li>
+                    );
+                  })}
                 </ol>
               ),
               // Any delivery may be sent again now (docs/webhooks.md): a failed one, one waiting for its next

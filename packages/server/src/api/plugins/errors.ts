@@ -1,6 +1,7 @@
 // The one place errors become responses. Known failures keep their code; anything else is a 500 whose cause is
 // logged here and never sent: no SQL, stack, driver or RPC text leaves the process.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hasSqlState } from "../../db/sql-state.ts";
 import { isDatabaseUnavailable } from "../../db/unavailable.ts";
 import { noStore } from "../cache.ts";
 import { ApiError, type ApiErrorCode, type ErrorBody, INTERNAL_ERROR_BODY } from "../errors.ts";
@@ -282,15 +283,6 @@ export function toErrorResponse(
 
 /** character_not_in_repertoire: PostgreSQL's answer to a NUL in a text parameter (PGlite's too). */
 const NUL_REFUSED_SQLSTATE = "22021";
-
-/** Whether `error` or any error in its cause chain (Drizzle wraps the driver's) carries this SQLSTATE. */
-function hasSqlState(error: unknown, code: string): boolean {
-  for (let e: unknown = error, depth = 0; typeof e === "object" && e !== null && depth < 8; depth++) {
-    if ((e as { code?: unknown }).code === code) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 function validationIssues(error: unknown): readonly ValidationIssue[] | null {
   if (typeof error !== "object" || error === null) return null;

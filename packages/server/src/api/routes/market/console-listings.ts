@@ -7,6 +7,7 @@ import { namespaceNode, stroopsToXlm, xlmToStroops } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../../config/index.ts";
+import { hasSqlState, UNIQUE_VIOLATION } from "../../../db/sql-state.ts";
 import { bondFor, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { type ConsoleContext, chainOf, NamespaceField, sessionOf } from "../../common/console-context.ts";
@@ -56,13 +57,6 @@ function view(row: Row) {
   };
 }
 
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
-
 export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { config: Config }> = async (
   app,
   { db, guard, chainClient, now, config },
@@ -108,7 +102,7 @@ export const consoleListingRoutes: FastifyPluginAsyncZod<ConsoleContext & { conf
       try {
         await insertListing(db.db, row);
       } catch (err) {
-        if (isUniqueViolation(err)) throw new ApiError("listing_exists", { namespace });
+        if (hasSqlState(err, UNIQUE_VIOLATION)) throw new ApiError("listing_exists", { namespace });
         throw err;
       }
       const stored = await listingById(db.db, row.id);

@@ -12,6 +12,7 @@ import { isAccountId, RegistryFns, stroopsToXlm } from "@namereg/protocol";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { liveRead } from "../../../chain/live-reads.ts";
+import { hasSqlState, UNIQUE_VIOLATION } from "../../../db/sql-state.ts";
 import { INTENT_LIFETIME_MS, newHashMemo } from "../../../escrow/terms.ts";
 import { noStore } from "../../cache.ts";
 import { ApiError } from "../../errors.ts";
@@ -31,14 +32,6 @@ const IntentResponse = z.object({
   }),
   settlement: z.object({ node: z.string(), seller: z.string(), steps: z.array(z.string()) }),
 });
-
-/** PostgreSQL's unique_violation, wherever the driver or Drizzle put it in the cause chain. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; typeof e === "object" && e !== null; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
 
 export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
   app,
@@ -137,7 +130,7 @@ export const intentRoutes: FastifyPluginAsyncZod<MarketRouteOptions> = async (
         superseded: false,
       }));
     } catch (err) {
-      if (isUniqueViolation(err))
+      if (hasSqlState(err, UNIQUE_VIOLATION))
         throw new ApiError("intent_conflict", { detail: "a concurrent request won; retry" });
       throw err;
     }
